@@ -1,0 +1,90 @@
+// Scenario configuration: a YAML file, overridden by `--set key=value`, read
+// through declared, typed parameters.
+//
+// Each network type and traffic kind declares the parameters it accepts
+// (ParamSpec). A key the scenario gives that no component declared is an
+// error that names the allowed keys; a value outside its range is an error that
+// names the allowed values. Errors are one line (ConfigError); the icnsim
+// command prints it and exits with code 2.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace icn {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ParamSpec {
+  std::string key;           // dotted, e.g. "network.leaves"
+  std::string default_yaml;  // YAML text of the default value
+  std::string allowed;       // the allowed values, for errors and `icnsim list`
+  std::string help;
+};
+
+class Config {
+ public:
+  static Config from_file(const std::string& path);
+  static Config from_text(const std::string& text, const std::string& origin = "scenario");
+
+  // "a.b=value"; value is read as YAML, so lists ([1,2,4]) and words both work.
+  void apply_override(const std::string& assignment);
+
+  // Makes keys legal and gives them defaults. Re-declaring a key is allowed.
+  void declare(const std::vector<ParamSpec>& specs);
+
+  // A key that exists for this network type but is not used by the current
+  // configuration: giving it is an error that says why.
+  void declare_unused(const std::string& key, const std::string& why) { unused_[key] = why; }
+
+  bool given(const std::string& key) const { return values_.count(key) != 0; }
+
+  std::int64_t integer(const std::string& key, std::int64_t lo, std::int64_t hi);
+  double real(const std::string& key, double lo, double hi);
+  bool boolean(const std::string& key);
+  std::string text(const std::string& key);
+  std::string choice(const std::string& key, const std::vector<std::string>& choices);
+  std::vector<std::int64_t> integer_list(const std::string& key, std::int64_t lo, std::int64_t hi);
+  // The raw value (given or default) for keys with a union type, e.g. `cbft` or a list.
+  YAML::Node node(const std::string& key);
+  // Records the resolved value of a key whose value the caller derived itself.
+  void resolve(const std::string& key, nlohmann::ordered_json value);
+
+  // Throws "key = value: why". `why` should name the allowed values.
+  [[noreturn]] void fail(const std::string& key, const std::string& why) const;
+
+  // Throws on the first given key that no component declared.
+  void reject_unknown() const;
+
+  // The declared keys with their resolved values, as nested JSON (echoed in results).
+  nlohmann::ordered_json resolved() const;
+
+  const std::vector<ParamSpec>& declared() const { return declared_order_; }
+  std::string value_text(const std::string& key) const;
+
+ private:
+  const ParamSpec& spec(const std::string& key) const;
+  YAML::Node value_or_default(const std::string& key) const;
+  void flatten(const YAML::Node& node, const std::string& prefix);
+
+  std::string origin_;
+  std::map<std::string, YAML::Node> values_;     // given keys (flattened)
+  std::map<std::string, ParamSpec> declared_;
+  std::vector<ParamSpec> declared_order_;
+  std::map<std::string, nlohmann::ordered_json> resolved_;
+  std::map<std::string, std::string> unused_;
+};
+
+// Allowed-values text for a list of choices: "a|b|c".
+std::string join_choices(const std::vector<std::string>& choices);
+
+}  // namespace icn

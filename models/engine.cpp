@@ -1,0 +1,166 @@
+#include "models/engine.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace icn {
+
+const char* to_string(RunOutcome::Status status) {
+  switch (status) {
+    case RunOutcome::Status::kRunning: return "running";
+    case RunOutcome::Status::kCompleted: return "completed";
+    case RunOutcome::Status::kStalled: return "stalled";
+    case RunOutcome::Status::kCycleLimit: return "cycle_limit";
+  }
+  return "?";
+}
+
+CycleEngine::CycleEngine(sc_core::sc_module_name name, Options options)
+    : sc_module(name), options_(options) {
+  SC_HAS_PROCESS(CycleEngine);
+  SC_METHOD(step);  // runs once at time 0, then re-arms itself with next_trigger
+}
+
+void CycleEngine::add(Clocked& block) {
+  if (block.engine_ != nullptr) throw std::logic_error(block.block_name() + ": registered twice");
+  block.engine_ = this;
+  blocks_.push_back(&block);
+}
+
+void CycleEngine::wake(Clocked& block, Cycle when) {
+  const int phase = static_cast<int>(block.phase_);
+  if (when < now_ || when == 0 || (when == now_ && phase <= current_phase_)) {
+    throw std::logic_error("engine: " + block.block_name() + " woken for cycle " +
+                           std::to_string(when) + " during cycle " + std::to_string(now_) +
+                           " (a block may only wake later phases or later cycles)");
+  }
+  if (block.queued_for_ == when) return;
+  block.queued_for_ = when;
+  if (when - now_ < kRing) {
+    ring_[phase][when & (kRing - 1)].push_back(&block);
+    ++ring_items_;
+  } else {
+    far_.push(Deferred{when, far_order_++, phase, &block});
+  }
+}
+
+void CycleEngine::add_cycle_hook(std::function<void(Cycle)> hook) {
+  cycle_hooks_.push_back(std::move(hook));
+}
+
+Cycle CycleEngine::next_pending() const {
+  Cycle best = far_.empty() ? kNever : far_.top().when;
+  if (ring_items_ > 0) {
+    for (Cycle c = now_ + 1; c < now_ + kRing && c < best; ++c) {
+      const std::size_t slot = c & (kRing - 1);
+      bool any = false;
+      for (int p = 0; p < kPhaseCount; ++p) any = any || !ring_[p][slot].empty();
+      if (any) return c;
+    }
+  }
+  return best;
+}
+
+void CycleEngine::run_cycle(Cycle t) {
+  while (!far_.empty() && far_.top().when == t) {
+    const Deferred d = far_.top();
+    far_.pop();
+    ring_[d.phase][t & (kRing - 1)].push_back(d.block);
+    ++ring_items_;
+  }
+  for (int p = 0; p < kPhaseCount; ++p) {
+    current_phase_ = p;
+    scratch_.clear();
+    std::swap(scratch_, ring_[p][t & (kRing - 1)]);
+    ring_items_ -= scratch_.size();
+    for (Clocked* block : scratch_) {
+      if (block->last_tick_ == t) continue;  // woken twice for this cycle
+      block->last_tick_ = t;
+      ++evaluations_;
+      const Cycle next = block->tick(t);
+      if (next != kNever) wake(*block, next);
+    }
+  }
+  current_phase_ = kPhaseCount;  // hooks and the watchdog see a finished cycle
+  for (auto& hook : cycle_hooks_) hook(t);
+}
+
+void CycleEngine::step() {
+  if (finished()) return;
+  if (flushing_) {
+    // One idle period after the last cycle: SystemC writes a time step's
+    // trace values when time advances, so this makes the last cycle visible.
+    finish(pending_status_, pending_diagnostic_);
+    return;
+  }
+  if (now_ != 0) {
+    run_cycle(now_);
+    const std::size_t held = in_flight_ ? in_flight_() : 0;
+    if (held > 0 && now_ - last_progress_ >= options_.watchdog_cycles) {
+      std::ostringstream msg;
+      msg << "stall: " << held << " packet(s) held and none moved for "
+          << options_.watchdog_cycles << " cycles (since cycle " << last_progress_ << ")";
+      finish(RunOutcome::Status::kStalled, msg.str());
+      return;
+    }
+  }
+  Cycle next = next_pending();
+  if (!cycle_hooks_.empty() && next != kNever) next = now_ + 1;
+  if (next == kNever) {
+    const std::size_t held = in_flight_ ? in_flight_() : 0;
+    if (held > 0) {
+      finish(RunOutcome::Status::kStalled,
+             "stall: " + std::to_string(held) + " packet(s) held but no block has work left");
+    } else {
+      finish(RunOutcome::Status::kCompleted, "");
+    }
+    return;
+  }
+  if (next > options_.max_cycles) {
+    finish(RunOutcome::Status::kCycleLimit,
+           "run.max_cycles = " + std::to_string(options_.max_cycles) +
+               " reached before the traffic completed");
+    return;
+  }
+  if (now_ == 0) last_progress_ = next - 1;
+  const Cycle delta = next - now_;
+  current_phase_ = -1;
+  now_ = next;
+  next_trigger(options_.period * static_cast<double>(delta));
+}
+
+std::vector<HeldTraffic> CycleEngine::collect_held() const {
+  std::vector<HeldTraffic> held;
+  for (const Clocked* block : blocks_) block->report_held(held);
+  std::stable_sort(held.begin(), held.end(),
+                   [](const HeldTraffic& a, const HeldTraffic& b) { return a.since < b.since; });
+  return held;
+}
+
+void CycleEngine::finish(RunOutcome::Status status, std::string diagnostic) {
+  if (!cycle_hooks_.empty() && !flushing_) {
+    flushing_ = true;
+    pending_status_ = status;
+    pending_diagnostic_ = std::move(diagnostic);
+    next_trigger(options_.period);
+    return;
+  }
+  outcome_.status = status;
+  outcome_.last_cycle = now_;
+  if (status != RunOutcome::Status::kCompleted) {
+    outcome_.held = collect_held();
+    if (!outcome_.held.empty()) {
+      const HeldTraffic& oldest = outcome_.held.front();
+      diagnostic += "; oldest waits at " + oldest.location + " (" +
+                    std::to_string(oldest.packets) + " packet(s), head " + oldest.head +
+                    ", since cycle " + std::to_string(oldest.since) + ")";
+      if (outcome_.held.size() > 1)
+        diagnostic += "; " + std::to_string(outcome_.held.size() - 1) + " more place(s) hold traffic";
+    }
+  }
+  outcome_.diagnostic = std::move(diagnostic);
+  for (auto& callback : finish_callbacks_) callback(outcome_);
+}
+
+}  // namespace icn

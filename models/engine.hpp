@@ -1,0 +1,170 @@
+// The cycle engine: one clocked SystemC process per network.
+//
+// Every hardware block (router, NIC, processing element) is a Clocked object
+// registered with the engine of its network. Once per cycle the engine calls
+// tick() on the blocks that have something to do, in two phases:
+//
+//   kProcessor  processing elements hand messages to their NICs (TLM b_transport)
+//   kNetwork    NICs and routers read what their input links carry in this cycle,
+//               evaluate, and write what becomes visible at cycle + latency
+//
+// Within a phase the order of blocks never matters: a block reads link slot t and
+// writes slot t + L (L >= 1), and owns all its other state (BookSim's
+// read / evaluate / write). A block with nothing to do is not evaluated: it is
+// woken by a link write addressed to it, or by its own request for a later cycle.
+// This is what lets a million-node network run at a few times BookSim's speed
+// (ARCHITECTURE rule 4: one SC_METHOD activation per network per cycle instead of
+// one per router).
+//
+// The engine also owns the stall watchdog (rule 8): if packets are held in the
+// network and none moves for `watchdog_cycles`, it stops the run and names the
+// block, port and queue where the oldest packet waits.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "models/types.hpp"
+
+namespace icn {
+
+class CycleEngine;
+
+enum class Phase : std::uint8_t { kProcessor = 0, kNetwork = 1 };
+inline constexpr int kPhaseCount = 2;
+
+// Where traffic waits, reported to the watchdog.
+struct HeldTraffic {
+  std::string location;  // e.g. "cbft.r2_1 port up, output queue"
+  std::size_t packets = 0;
+  std::string head;      // e.g. "packet 3 -> 12 (seq 0)"
+  Cycle since = kNever;  // cycle the head packet started waiting here
+};
+
+class Clocked {
+ public:
+  explicit Clocked(Phase phase) : phase_(phase) {}
+  virtual ~Clocked() = default;
+  Clocked(const Clocked&) = delete;
+  Clocked& operator=(const Clocked&) = delete;
+
+  // Evaluates one cycle. Returns the next cycle this block must be evaluated
+  // in even if no link wakes it (usually now + 1 while it holds work), or kNever.
+  virtual Cycle tick(Cycle now) = 0;
+
+  // Hierarchical name used in diagnostics.
+  virtual std::string block_name() const = 0;
+
+  // Appends where this block holds packets (watchdog diagnostics).
+  virtual void report_held(std::vector<HeldTraffic>& out) const {}
+
+  Phase phase() const { return phase_; }
+  CycleEngine* engine() const { return engine_; }
+
+ private:
+  friend class CycleEngine;
+  Phase phase_;
+  CycleEngine* engine_ = nullptr;
+  Cycle last_tick_ = kNever;
+  Cycle queued_for_ = kNever;
+};
+
+struct RunOutcome {
+  enum class Status { kRunning, kCompleted, kStalled, kCycleLimit };
+  Status status = Status::kRunning;
+  Cycle last_cycle = 0;     // last cycle the engine evaluated
+  std::string diagnostic;   // one line, set for kStalled and kCycleLimit
+  std::vector<HeldTraffic> held;  // where traffic was held when the run stopped
+};
+
+const char* to_string(RunOutcome::Status status);
+
+class CycleEngine : public sc_core::sc_module {
+ public:
+  struct Options {
+    sc_core::sc_time period = sc_core::sc_time(1, sc_core::SC_NS);
+    Cycle max_cycles = 10'000'000;
+    Cycle watchdog_cycles = 10'000;
+  };
+
+  CycleEngine(sc_core::sc_module_name name, Options options);
+
+  // Registers a block; every block of the network must be registered before
+  // simulation starts.
+  void add(Clocked& block);
+
+  // Requests an evaluation of `block` in cycle `when`. A block may wake a block
+  // of a later phase in the current cycle, or any block in a later cycle, never
+  // one of its own phase in the current cycle (that would make the result depend
+  // on evaluation order).
+  void wake(Clocked& block, Cycle when);
+
+  // The packets currently held anywhere in the network (for the watchdog and the
+  // end-of-run check); usually the pool's live count.
+  void set_in_flight_probe(std::function<std::size_t()> probe) { in_flight_ = std::move(probe); }
+
+  // Called after every cycle's network phase. Installing a hook makes the
+  // engine evaluate every cycle (no skipping of idle stretches), as waveform
+  // tracing needs.
+  void add_cycle_hook(std::function<void(Cycle)> hook);
+
+  // Called once when the run ends, whatever the status.
+  void on_finish(std::function<void(const RunOutcome&)> callback) {
+    finish_callbacks_.push_back(std::move(callback));
+  }
+
+  // Any packet movement (link transfer, injection, delivery, drop) counts as progress.
+  void note_progress() { last_progress_ = now_; }
+
+  Cycle now() const { return now_; }
+  bool finished() const { return outcome_.status != RunOutcome::Status::kRunning; }
+  const RunOutcome& outcome() const { return outcome_; }
+  std::uint64_t evaluations() const { return evaluations_; }
+  std::size_t blocks() const { return blocks_.size(); }
+  const Options& options() const { return options_; }
+
+ private:
+  static constexpr Cycle kRing = 256;  // near-future wake-ups; later ones go to a heap
+
+  struct Deferred {
+    Cycle when;
+    std::uint64_t order;  // FIFO among equal cycles, for determinism
+    int phase;
+    Clocked* block;
+    bool operator>(const Deferred& o) const {
+      return when != o.when ? when > o.when : order > o.order;
+    }
+  };
+
+  void step();
+  void run_cycle(Cycle t);
+  Cycle next_pending() const;
+  void finish(RunOutcome::Status status, std::string diagnostic);
+  std::vector<HeldTraffic> collect_held() const;
+
+  Options options_;
+  std::vector<Clocked*> blocks_;
+  std::vector<Clocked*> ring_[kPhaseCount][kRing];
+  std::size_t ring_items_ = 0;
+  std::priority_queue<Deferred, std::vector<Deferred>, std::greater<>> far_;
+  std::uint64_t far_order_ = 0;
+  std::vector<Clocked*> scratch_;
+  std::vector<std::function<void(Cycle)>> cycle_hooks_;
+  std::vector<std::function<void(const RunOutcome&)>> finish_callbacks_;
+  std::function<std::size_t()> in_flight_;
+  Cycle now_ = 0;
+  int current_phase_ = -1;
+  Cycle last_progress_ = 0;
+  std::uint64_t evaluations_ = 0;
+  RunOutcome outcome_;
+  bool flushing_ = false;
+  RunOutcome::Status pending_status_ = RunOutcome::Status::kRunning;
+  std::string pending_diagnostic_;
+};
+
+}  // namespace icn

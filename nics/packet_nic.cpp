@@ -1,0 +1,100 @@
+#include "nics/packet_nic.hpp"
+
+#include <cstring>
+
+namespace icn {
+
+std::string describe_packet(const Packet& p) {
+  std::string s = "packet " + std::to_string(p.src) + " -> ";
+  s += p.broadcast() ? std::string("all") : std::to_string(p.dst);
+  s += " seq " + std::to_string(p.seq);
+  return s;
+}
+
+PacketNic::PacketNic(sc_core::sc_module_name name, Params params, PacketPool& pool,
+                     TrafficLedger& ledger)
+    : sc_module(name), Clocked(Phase::kNetwork), socket("socket"), params_(params),
+      pool_(pool), ledger_(ledger) {
+  socket.register_b_transport(this, &PacketNic::b_transport);
+}
+
+void PacketNic::attach(Channel& to_network, Channel& from_network) {
+  to_network_ = &to_network;
+  from_network_ = &from_network;
+  from_network.connect_receiver(*this);
+}
+
+void PacketNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  IcnExtension* ext = nullptr;
+  trans.get_extension(ext);
+  const bool broadcast = ext != nullptr && ext->broadcast;
+  if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  if (trans.get_byte_enable_ptr() != nullptr || trans.get_data_length() > kMaxPayloadBytes ||
+      trans.get_streaming_width() < trans.get_data_length()) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  if (!broadcast && (trans.get_address() >= params_.nodes || trans.get_address() == params_.node)) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  const PacketId id = pool_.allocate();
+  Packet& p = pool_[id];
+  p.src = params_.node;
+  p.dst = broadcast ? kBroadcastDestination : static_cast<NodeId>(trans.get_address());
+  p.seq = ext != nullptr ? ext->seq : 0;
+  p.route = ext != nullptr ? ext->route : 0;
+  p.flags = broadcast ? Packet::kBroadcast : 0;
+  p.message = static_cast<std::uint32_t>(ledger_.injected);
+  p.payload_len = static_cast<std::uint8_t>(trans.get_data_length());
+  std::memcpy(p.payload.data(), trans.get_data_ptr(), p.payload_len);
+
+  ++ledger_.injected;
+  ledger_.deliveries_expected += broadcast ? params_.broadcast_fanout : 1;
+  const Cycle now = engine()->now();
+  injection_.push(id, now);
+  engine()->wake(*this, now);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+Cycle PacketNic::tick(Cycle now) {
+  from_network_->receive(now, [&](PacketId id) {
+    const Packet& p = pool_[id];
+    Delivery d;
+    d.src = p.src;
+    d.dst = params_.node;
+    d.seq = p.seq;
+    d.broadcast = p.broadcast();
+    d.payload = p.payload.data();
+    d.payload_len = p.payload_len;
+    d.injected = p.injected;
+    d.arrived = now - 1;
+    d.hops = p.hops;
+    ++delivered_;
+    ++ledger_.delivered;
+    engine()->note_progress();
+    if (sink_ != nullptr) sink_->deliver(d);
+    pool_.release(id);
+  });
+  for (unsigned free = to_network_->free_links(now); free > 0 && !injection_.empty(); --free) {
+    const PacketId id = injection_.pop();
+    Packet& p = pool_[id];
+    p.injected = now;
+    p.hops = 1;
+    to_network_->send(now, id);
+    engine()->note_progress();
+  }
+  injection_.sample();
+  return injection_.empty() ? kNever : now + 1;
+}
+
+void PacketNic::report_held(std::vector<HeldTraffic>& out) const {
+  if (injection_.empty()) return;
+  out.push_back(HeldTraffic{std::string(name()) + " injection queue", injection_.size(),
+                            describe_packet(pool_[injection_.front()]), injection_.front_since()});
+}
+
+}  // namespace icn

@@ -1,0 +1,72 @@
+// FatTreeNetwork: a packet-switched binary fat tree, elaborated as SystemC
+// modules: one FatTreeRouter per routing node, one PacketNic per leaf, and two
+// Channels (one per direction) per branch, each as wide as the branch capacity.
+#pragma once
+
+#include <systemc>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/channel.hpp"
+#include "models/engine.hpp"
+#include "models/fat_tree.hpp"
+#include "models/ledger.hpp"
+#include "models/packet.hpp"
+#include "models/trace.hpp"
+#include "nics/packet_nic.hpp"
+#include "routers/fattree_packet/fat_tree_router.hpp"
+
+namespace icn::fattree {
+
+// Statistics of one level l (1..h): the branch between levels l-1 and l, and the
+// output queues of the level-l routing nodes.
+struct LevelStats {
+  unsigned level = 0;
+  unsigned capacity = 0;            // c_l
+  std::uint64_t links = 0;          // physical links per direction in the branch level
+  std::uint64_t transfers_up = 0;   // packets that crossed toward the root
+  std::uint64_t transfers_down = 0;
+  double utilisation_up = 0;        // transfers / (links * cycles)
+  double utilisation_down = 0;
+  std::size_t max_queue_up = 0;     // largest up-port FIFO of a level-l node (0 at the root)
+  std::size_t max_queue_down = 0;   // largest down-port FIFO of a level-l node
+};
+
+class FatTreeNetwork : public sc_core::sc_module {
+ public:
+  FatTreeNetwork(sc_core::sc_module_name name, const FatTreeShape& shape, unsigned link_latency,
+                 CycleEngine& engine, PacketPool& pool, TrafficLedger& ledger);
+
+  const FatTreeShape& shape() const { return shape_; }
+  PacketNic& nic(NodeId leaf) { return *nics_[leaf]; }
+  FatTreeRouter& router(unsigned level, unsigned index);
+
+  // The channel named like "r2_1.up", "r1_0.down1" or "nic3.up" (the direction
+  // leaving that block), or nullptr.
+  Channel* channel(const std::string& name);
+  std::vector<std::string> channel_names() const;
+
+  // Per-level statistics over a run of `cycles` steps.
+  std::vector<LevelStats> level_stats(Cycle cycles) const;
+  std::size_t max_nic_queue() const;
+
+  // Adds link activity and queue occupancy probes for every branch.
+  void trace(WaveformTracer& tracer, const std::string& prefix) const;
+
+ private:
+  Channel& make_channel(const std::string& name, unsigned width, unsigned latency);
+
+  FatTreeShape shape_;
+  std::vector<std::unique_ptr<PacketNic>> nics_;
+  std::vector<std::vector<std::unique_ptr<FatTreeRouter>>> routers_;  // [level][index], level >= 1
+  std::deque<Channel> channels_;
+  // up_[l][j]: channel leaving node (l, j) toward its parent (l = 0: leaves).
+  std::vector<std::vector<Channel*>> up_;
+  // down_[l][k]: channel from level-l node k/2 down to child k (l >= 1).
+  std::vector<std::vector<Channel*>> down_;
+};
+
+}  // namespace icn::fattree

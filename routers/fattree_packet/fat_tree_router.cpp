@@ -1,0 +1,60 @@
+#include "routers/fattree_packet/fat_tree_router.hpp"
+
+#include <stdexcept>
+
+#include "nics/packet_nic.hpp"
+
+namespace icn::fattree {
+
+FatTreeRouter::FatTreeRouter(sc_core::sc_module_name name, unsigned level, unsigned index,
+                             bool root, PacketPool& pool)
+    : sc_module(name), Clocked(Phase::kNetwork), level_(level), index_(index), pool_(pool),
+      routing_(level, index, root) {}
+
+void FatTreeRouter::connect(unsigned port, Channel& in, Channel& out) {
+  inputs_[port] = &in;
+  in.connect_receiver(*this);
+  outputs_[port].connect(out);
+}
+
+void FatTreeRouter::route(PacketId packet, unsigned in_port, Cycle now) {
+  unsigned mask = routing_.outputs(pool_[packet], in_port);
+  bool first = true;
+  for (unsigned port = 0; port < kPorts; ++port) {
+    if ((mask & (1u << port)) == 0) continue;
+    if (!outputs_[port].connected()) {
+      throw std::logic_error(std::string(name()) + ": routed " + describe_packet(pool_[packet]) +
+                             " to unconnected port " + port_name(port));
+    }
+    outputs_[port].enqueue(first ? packet : pool_.clone(packet), now);
+    first = false;
+  }
+  if (first) pool_.release(packet);  // a broadcast at a node with no other branch
+}
+
+Cycle FatTreeRouter::tick(Cycle now) {
+  for (unsigned port = 0; port < kPorts; ++port) {
+    if (inputs_[port] != nullptr)
+      inputs_[port]->receive(now, [&](PacketId p) { route(p, port, now); });
+  }
+  bool holding = false;
+  for (unsigned port = 0; port < kPorts; ++port) {
+    OutputPort& out = outputs_[port];
+    if (!out.connected()) continue;
+    if (out.transmit(now, pool_) > 0) engine()->note_progress();
+    holding = holding || !out.queue().empty();
+  }
+  return holding ? now + 1 : kNever;
+}
+
+void FatTreeRouter::report_held(std::vector<HeldTraffic>& out) const {
+  for (unsigned port = 0; port < kPorts; ++port) {
+    const PacketQueue& q = outputs_[port].queue();
+    if (q.empty()) continue;
+    std::string where = std::string(name()) + " port " + port_name(port) + " output queue";
+    if (outputs_[port].channel()->failed()) where += " (link failed)";
+    out.push_back(HeldTraffic{where, q.size(), describe_packet(pool_[q.front()]), q.front_since()});
+  }
+}
+
+}  // namespace icn::fattree

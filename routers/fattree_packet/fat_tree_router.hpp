@@ -1,0 +1,57 @@
+// FatTreeRouter: a multiport packet-switched routing node of a binary fat tree
+// (Dimakopoulos & Dimopoulos). Three branches (up, down0, down1), each a bundle
+// of full-duplex physical links; an output-queued switch.
+//
+// One cycle:
+//   1. read  - every packet that finished crossing an input link in the last
+//              cycle is taken off the input channels, port by port (up, down0,
+//              down1) and link by link;
+//   2. route - RouteComputation picks its output ports; a broadcast packet is
+//              cloned once per extra output; copies join the output FIFOs;
+//   3. write - every OutputPort starts up to c transfers from its FIFO head onto
+//              its c physical links; they are visible downstream next cycle.
+// A packet thus advances one hop per cycle when it meets no queue.
+#pragma once
+
+#include <systemc>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "models/channel.hpp"
+#include "models/engine.hpp"
+#include "models/packet.hpp"
+#include "routers/fattree_packet/output_port.hpp"
+#include "routers/fattree_packet/route_computation.hpp"
+
+namespace icn::fattree {
+
+class FatTreeRouter : public sc_core::sc_module, public Clocked {
+ public:
+  FatTreeRouter(sc_core::sc_module_name name, unsigned level, unsigned index, bool root,
+                PacketPool& pool);
+
+  // Wires port `port`: `in` carries packets toward this router, `out` away from it.
+  void connect(unsigned port, Channel& in, Channel& out);
+
+  Cycle tick(Cycle now) override;
+  std::string block_name() const override { return name(); }
+  void report_held(std::vector<HeldTraffic>& out) const override;
+
+  unsigned level() const { return level_; }
+  unsigned index() const { return index_; }
+  const OutputPort& output(unsigned port) const { return outputs_[port]; }
+
+ private:
+  void route(PacketId packet, unsigned in_port, Cycle now);
+
+  unsigned level_;
+  unsigned index_;
+  PacketPool& pool_;
+  RouteComputation routing_;
+  std::array<Channel*, kPorts> inputs_{};
+  std::array<OutputPort, kPorts> outputs_;
+};
+
+}  // namespace icn::fattree

@@ -1,0 +1,48 @@
+// The icnsim command's work: read a scenario, elaborate, run, report.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "models/config.hpp"
+#include "testbench/experiment.hpp"
+
+namespace icn {
+
+struct RunRequest {
+  std::string scenario_path;           // empty: built-in defaults only
+  std::vector<std::string> overrides;  // --set key=value
+  std::string json_path;               // --json (overrides outputs.json)
+  std::string vcd_path;                // --vcd (overrides outputs.vcd)
+  bool quiet = false;
+};
+
+// A scenario read and validated, ready to elaborate (throws ConfigError).
+struct Prepared {
+  std::unique_ptr<ExperimentSetup> setup;
+  RunContext ctx;
+  std::string json_path;
+  std::string vcd_path;
+};
+Prepared prepare(Config& cfg);
+
+// Runs one scenario; prints a summary; returns the process exit code
+// (0 ok, 1 the run failed its checks, 2 bad input). Config errors are thrown.
+int run_scenario(const RunRequest& request, std::ostream& out);
+
+// `icnsim` with no arguments: the built-in default table.
+int run_default_table(std::ostream& out);
+
+// `icnsim list`.
+void list_kinds(std::ostream& out);
+
+// The keys every scenario has (seed, network.type, run.*, outputs.*).
+std::vector<ParamSpec> common_params();
+
+// Prints rows as an aligned text table.
+void print_table(std::ostream& out, const std::vector<std::string>& header,
+                 const std::vector<std::vector<std::string>>& rows);
+
+}  // namespace icn

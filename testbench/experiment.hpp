@@ -1,0 +1,71 @@
+// An Experiment is one network with its traffic, elaborated as a SystemC module
+// tree with its own CycleEngine. Several experiments can share one SystemC
+// kernel (SystemC elaborates once per process), which is how `icnsim` with no
+// arguments runs its whole default table in one simulation.
+//
+// Each network family registers a NetworkKind: the parameters it accepts (for
+// `icnsim list` and validation) and a configure step that reads and validates
+// them into an ExperimentSetup, before anything is elaborated.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "models/config.hpp"
+#include "models/engine.hpp"
+#include "models/trace.hpp"
+
+namespace icn {
+
+struct ParamGroup {
+  std::string title;  // e.g. "network (type fattree_packet)"
+  std::vector<ParamSpec> params;
+};
+
+struct RunContext {
+  std::uint64_t seed = 1;
+  CycleEngine::Options engine;
+  WaveformTracer* tracer = nullptr;  // set when waveforms are requested
+};
+
+class Experiment : public sc_core::sc_module {
+ public:
+  using sc_core::sc_module::sc_module;
+
+  virtual CycleEngine& engine() = 0;
+  // Writes the observed results ("result" and family-specific sections).
+  virtual void write_results(nlohmann::ordered_json& out) const = 0;
+  // "" if the run completed, every PE received exactly what it should and the
+  // books balance; otherwise one line saying what went wrong.
+  virtual std::string problem() const = 0;
+  // Routers in the network (for router-cycles per second).
+  virtual std::uint64_t routers() const = 0;
+  // One line of a summary table.
+  virtual std::vector<std::string> table_header() const = 0;
+  virtual std::vector<std::string> table_row() const = 0;
+};
+
+class ExperimentSetup {
+ public:
+  virtual ~ExperimentSetup() = default;
+  virtual std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) = 0;
+};
+
+struct NetworkKind {
+  std::string type;
+  std::string summary;
+  std::function<std::vector<ParamGroup>()> params;
+  // Declares this kind's keys in `cfg`, reads and validates them.
+  std::function<std::unique_ptr<ExperimentSetup>(Config& cfg)> configure;
+};
+
+// Every network family, in the order `icnsim list` shows them.
+const std::vector<NetworkKind>& network_kinds();
+
+}  // namespace icn

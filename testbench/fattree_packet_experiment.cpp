@@ -1,0 +1,307 @@
+#include "testbench/fattree_packet_experiment.hpp"
+
+#include <memory>
+#include <sstream>
+
+#include "models/fat_tree.hpp"
+#include "models/ledger.hpp"
+#include "models/packet.hpp"
+#include "models/rng.hpp"
+#include "routers/fattree_packet/fat_tree_network.hpp"
+#include "testbench/fattree_collectives.hpp"
+#include "testbench/processing_element.hpp"
+
+namespace icn {
+
+namespace {
+
+using fattree::Collective;
+using fattree::ExchangeSchedule;
+
+std::vector<ParamSpec> network_params() {
+  return {
+      {"network.leaves", "16", "a power of two, 2..1048576", "processing nodes n at the leaves"},
+      {"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, >= 1",
+       "branch capacities c_l between levels l-1 and l (physical links)"},
+      {"network.link_latency", "1", "1..64", "cycles for a packet to cross a link"},
+      {"network.failed_links", "[]", "list of channels like nic3.up, r2_1.down0, r1_0.up",
+       "channels that never transmit (fault injection; the watchdog reports the stall)"},
+  };
+}
+
+std::vector<ParamSpec> traffic_params() {
+  return {
+      {"traffic.collective", "broadcast", join_choices(fattree::collective_names()),
+       "the collective operation every processing element takes part in"},
+      {"traffic.root", "0", "0..n-1", "source of broadcast and scatter, sink of gather"},
+      {"traffic.pipelined", "true", "true|false", "total exchange: overlap consecutive phases"},
+      {"traffic.schedule", "auto", "auto|cbft|ebft|general",
+       "total exchange schedule; auto = cbft or ebft for those presets, else general"},
+      {"traffic.pipeline_gap", "3", "1..64",
+       "total exchange, pipelined: steps from a phase's last dispatch to the next phase's first"},
+  };
+}
+
+struct FatTreeSetup : ExperimentSetup {
+  unsigned height = 0;
+  std::vector<unsigned> capacities;
+  std::string capacity_label;
+  unsigned link_latency = 1;
+  std::vector<std::string> failed_links;
+  fattree::CollectiveOptions collective;
+
+  std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
+};
+
+// Checks a channel name against the tree's shape: "nic<k>.up" or
+// "r<l>_<j>.up|down0|down1".
+bool valid_channel_name(const std::string& name, unsigned height) {
+  unsigned a = 0, b = 0;
+  char port[8] = {};
+  int used = 0;
+  const NodeId n = NodeId{1} << height;
+  if (std::sscanf(name.c_str(), "nic%u.%7s%n", &a, port, &used) == 2 && used == static_cast<int>(name.size()))
+    return a < n && std::string(port) == "up";
+  if (std::sscanf(name.c_str(), "r%u_%u.%7s%n", &a, &b, port, &used) == 3 && used == static_cast<int>(name.size())) {
+    if (a < 1 || a > height || b >= (1u << (height - a))) return false;
+    const std::string p(port);
+    return p == "down0" || p == "down1" || (p == "up" && a < height);
+  }
+  return false;
+}
+
+std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
+  auto setup = std::make_unique<FatTreeSetup>();
+  cfg.declare(network_params());
+  const std::int64_t leaves = cfg.integer("network.leaves", 2, 1 << 20);
+  if ((leaves & (leaves - 1)) != 0) cfg.fail("network.leaves", "must be a power of two, 2..1048576");
+  while ((std::int64_t{1} << setup->height) < leaves) ++setup->height;
+  const NodeId n = static_cast<NodeId>(leaves);
+
+  const YAML::Node caps = cfg.node("network.capacities");
+  if (caps.IsScalar() && (caps.Scalar() == "cbft" || caps.Scalar() == "ebft")) {
+    setup->capacities = capacity_preset(caps.Scalar(), setup->height);
+    setup->capacity_label = caps.Scalar() == "cbft" ? "CBFT" : "EBFT";
+  } else if (caps.IsSequence()) {
+    const auto list = cfg.integer_list("network.capacities", -(1ll << 40), 1ll << 40);
+    const std::string problem = capacity_list_problem(list, setup->height);
+    if (!problem.empty()) cfg.fail("network.capacities", problem);
+    for (auto c : list) setup->capacities.push_back(static_cast<unsigned>(c));
+    setup->capacity_label = "BFT";
+    if (setup->capacities == capacity_preset("cbft", setup->height)) setup->capacity_label = "CBFT";
+    if (setup->capacities == capacity_preset("ebft", setup->height)) setup->capacity_label = "EBFT";
+  } else {
+    cfg.fail("network.capacities", "expected cbft, ebft or a list [c1,...,c_log n] of non-decreasing integers >= 1");
+  }
+  setup->link_latency = static_cast<unsigned>(cfg.integer("network.link_latency", 1, 64));
+
+  const YAML::Node failed = cfg.node("network.failed_links");
+  if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of channel names like nic3.up or r2_1.down0");
+  for (const auto& item : failed) {
+    if (!item.IsScalar() || !valid_channel_name(item.Scalar(), setup->height)) {
+      cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
+               "' is not a channel of this tree (nic<k>.up, r<l>_<j>.up|down0|down1)");
+    }
+    setup->failed_links.push_back(item.Scalar());
+  }
+
+  cfg.declare({traffic_params()[0]});
+  const std::string name = cfg.choice("traffic.collective", fattree::collective_names());
+  auto& o = setup->collective;
+  o.collective = fattree::collective_from_name(name);
+  const bool rooted = o.collective == Collective::kBroadcast || o.collective == Collective::kScatter ||
+                      o.collective == Collective::kGather;
+  const bool exchange = o.collective == Collective::kTotalExchange;
+  if (rooted) {
+    cfg.declare({traffic_params()[1]});
+    o.root = static_cast<NodeId>(cfg.integer("traffic.root", 0, n - 1));
+  } else {
+    cfg.declare_unused("traffic.root", "only broadcast, scatter and gather have a root");
+  }
+  if (exchange) {
+    cfg.declare({traffic_params()[2], traffic_params()[3]});
+    o.pipelined = cfg.boolean("traffic.pipelined");
+    const std::string schedule = cfg.choice("traffic.schedule", {"auto", "cbft", "ebft", "general"});
+    if (schedule == "cbft" || (schedule == "auto" && setup->capacity_label == "CBFT")) o.schedule = ExchangeSchedule::kCbft;
+    else if (schedule == "ebft" || (schedule == "auto" && setup->capacity_label == "EBFT")) o.schedule = ExchangeSchedule::kEbft;
+    else o.schedule = ExchangeSchedule::kGeneral;
+    if (o.pipelined) {
+      cfg.declare({traffic_params()[4]});
+      o.pipeline_gap = static_cast<unsigned>(cfg.integer("traffic.pipeline_gap", 1, 64));
+    } else {
+      cfg.declare_unused("traffic.pipeline_gap", "applies only when traffic.pipelined=true");
+    }
+  } else {
+    const std::string why = "applies only to traffic.collective=total_exchange";
+    cfg.declare_unused("traffic.pipelined", why);
+    cfg.declare_unused("traffic.schedule", why);
+    cfg.declare_unused("traffic.pipeline_gap", why);
+  }
+  return setup;
+}
+
+class FatTreePacketExperiment : public Experiment {
+ public:
+  FatTreePacketExperiment(sc_core::sc_module_name name, const FatTreeSetup& setup, const RunContext& ctx)
+      : Experiment(name),
+        setup_(setup),
+        engine_("engine", ctx.engine),
+        shape_(setup.height, setup.capacities),
+        network_("net", shape_, setup.link_latency, engine_, pool_, ledger_),
+        plan_(fattree::plan_collective(shape_, setup.collective)) {
+    engine_.set_in_flight_probe([this] { return pool_.live(); });
+    for (const auto& link : setup.failed_links) network_.channel(link)->set_failed(true);
+    const std::uint64_t content_key = mix64(ctx.seed, 0x1c5e);
+    for (NodeId leaf = 0; leaf < shape_.leaves(); ++leaf) {
+      pes_.push_back(std::make_unique<ProcessingElement>(("pe" + std::to_string(leaf)).c_str(), leaf,
+                                                         content_key, plan_.program(leaf), *plan_.receipts));
+      ProcessingElement& pe = *pes_.back();
+      pe.socket.bind(network_.nic(leaf).socket);
+      network_.nic(leaf).set_sink(pe);
+      engine_.add(pe);
+      pe.start();
+    }
+    if (ctx.tracer != nullptr) network_.trace(*ctx.tracer, std::string(this->name()));
+  }
+
+  CycleEngine& engine() override { return engine_; }
+  std::uint64_t routers() const override { return shape_.leaves() - 1; }
+
+  Cycle completion() const {
+    Cycle last = 0;
+    for (const auto& pe : pes_) last = std::max(last, pe->check().last_arrival);
+    return last;
+  }
+
+  std::string verification_problem() const {
+    for (const auto& pe : pes_) {
+      const ReceiptCheck& c = pe->check();
+      if (c.ok()) continue;
+      if (!c.first_problem.empty()) return c.first_problem;
+      return std::string(pe->name()) + " received " + std::to_string(c.received) + " of " +
+             std::to_string(c.expected) + " expected messages";
+    }
+    return "";
+  }
+
+  std::string problem() const override {
+    const RunOutcome& outcome = engine_.outcome();
+    if (outcome.status != RunOutcome::Status::kCompleted) return outcome.diagnostic;
+    const std::string books = ledger_.check(pool_.live());
+    if (!books.empty()) return books;
+    return verification_problem();
+  }
+
+  std::string network_label() const {
+    return setup_.capacity_label + " n=" + std::to_string(shape_.leaves());
+  }
+  std::string collective_label() const {
+    std::string s = fattree::to_string(setup_.collective.collective);
+    if (setup_.collective.collective == Collective::kTotalExchange)
+      s += setup_.collective.pipelined ? " (pipelined)" : " (unpipelined)";
+    return s;
+  }
+
+  void write_results(nlohmann::ordered_json& out) const override {
+    const Cycle cycles = completion();
+    nlohmann::ordered_json r;
+    r["status"] = to_string(engine_.outcome().status);
+    r["cycles"] = cycles;
+    r["verified"] = engine_.outcome().status == RunOutcome::Status::kCompleted && verification_problem().empty();
+    const std::string books = ledger_.check(pool_.live());
+    r["conservation"] = books.empty() ? "ok" : books;
+    r["messages"] = {{"injected", ledger_.injected},
+                     {"deliveries_expected", ledger_.deliveries_expected},
+                     {"delivered", ledger_.delivered},
+                     {"lost", ledger_.lost},
+                     {"retried", ledger_.retried}};
+    nlohmann::ordered_json expected;
+    expected["paper"] = plan_.paper ? nlohmann::ordered_json(*plan_.paper) : nlohmann::ordered_json(nullptr);
+    expected["paper_source"] = plan_.paper_source;
+    expected["lower_bound"] = plan_.lower_bound;
+    expected["lower_bound_source"] = plan_.lower_bound_source;
+    expected["matches_paper"] = plan_.paper ? nlohmann::ordered_json(*plan_.paper == cycles) : nlohmann::ordered_json(nullptr);
+    r["expected"] = expected;
+    const std::string why = problem();
+    if (!why.empty()) r["problem"] = why;
+    if (!engine_.outcome().held.empty()) {
+      nlohmann::ordered_json held = nlohmann::ordered_json::array();
+      for (const auto& h : engine_.outcome().held)
+        held.push_back({{"location", h.location}, {"packets", h.packets}, {"head", h.head}, {"since", h.since}});
+      r["held"] = held;
+    }
+    out["result"] = r;
+
+    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    for (const auto& s : network_.level_stats(cycles)) {
+      levels.push_back({{"level", s.level},
+                        {"capacity", s.capacity},
+                        {"links_per_direction", s.links},
+                        {"transfers_up", s.transfers_up},
+                        {"transfers_down", s.transfers_down},
+                        {"utilisation_up", s.utilisation_up},
+                        {"utilisation_down", s.utilisation_down},
+                        {"max_queue_up", s.max_queue_up},
+                        {"max_queue_down", s.max_queue_down}});
+    }
+    out["levels"] = levels;
+    out["nic"] = {{"max_injection_queue", network_.max_nic_queue()}};
+    if (!plan_.phases.empty()) {
+      nlohmann::ordered_json phases = nlohmann::ordered_json::array();
+      for (const auto& p : plan_.phases) {
+        phases.push_back({{"level", p.level}, {"rate_per_side", p.rate},
+                          {"dispatch_steps", p.dispatch_steps}, {"start", p.start}});
+      }
+      out["schedule"] = {{"name", fattree::to_string(setup_.collective.schedule)}, {"phases", phases}};
+    }
+  }
+
+  std::vector<std::string> table_header() const override {
+    return {"collective", "network", "steps", "paper", "lower bound", "max queue up/down by level", "verified"};
+  }
+
+  std::vector<std::string> table_row() const override {
+    std::ostringstream q;
+    for (const auto& s : network_.level_stats(completion())) {
+      if (s.level > 1) q << ' ';
+      q << (s.level == shape_.height() ? std::string("-") : std::to_string(s.max_queue_up)) << '/' << s.max_queue_down;
+    }
+    const bool ok = problem().empty();
+    return {collective_label(),
+            network_label(),
+            std::to_string(completion()),
+            plan_.paper ? std::to_string(*plan_.paper) : "-",
+            std::to_string(plan_.lower_bound),
+            q.str(),
+            ok ? "yes" : "NO"};
+  }
+
+ private:
+  const FatTreeSetup setup_;
+  PacketPool pool_;
+  TrafficLedger ledger_;
+  CycleEngine engine_;
+  FatTreeShape shape_;
+  fattree::FatTreeNetwork network_;
+  fattree::CollectivePlan plan_;
+  std::vector<std::unique_ptr<ProcessingElement>> pes_;
+};
+
+std::unique_ptr<Experiment> FatTreeSetup::elaborate(const std::string& name, const RunContext& ctx) {
+  return std::make_unique<FatTreePacketExperiment>(name.c_str(), *this, ctx);
+}
+
+}  // namespace
+
+NetworkKind fattree_packet_kind() {
+  NetworkKind kind;
+  kind.type = "fattree_packet";
+  kind.summary = "packet-switched binary fat tree, multiport routers (Dimakopoulos & Dimopoulos)";
+  kind.params = [] {
+    return std::vector<ParamGroup>{{"network", network_params()}, {"traffic", traffic_params()}};
+  };
+  kind.configure = configure;
+  return kind;
+}
+
+}  // namespace icn

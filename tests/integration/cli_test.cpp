@@ -1,0 +1,150 @@
+// The icnsim command as a user meets it: the default table, scenario runs,
+// JSON determinism, and one clear line with exit code 2 for every kind of bad input.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/sim_helpers.hpp"
+
+namespace icn::test {
+
+namespace {
+
+std::string write_scenario(const std::string& name, const std::string& text) {
+  const std::string path = scratch_dir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+int lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+// Bad input: exit code 2, nothing on stdout, exactly one line on stderr that
+// contains `needle` (the key and the allowed values).
+void expect_rejected(const std::string& args, const std::string& needle) {
+  SCOPED_TRACE(args);
+  const CommandResult r = run_icnsim(args, 30);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(lines(r.err), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("icnsim: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+}  // namespace
+
+TEST(Cli, DefaultRunPrintsTheTableWithEveryCollectiveVerified) {
+  const CommandResult r = run_icnsim("", 60);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* coll : {"broadcast", "scatter", "gather", "multinode_broadcast", "total_exchange (unpipelined)",
+                           "total_exchange (pipelined)"}) {
+    EXPECT_NE(r.out.find(coll), std::string::npos) << coll;
+  }
+  EXPECT_NE(r.out.find("CBFT n=16"), std::string::npos);
+  EXPECT_NE(r.out.find("EBFT n=16"), std::string::npos);
+  EXPECT_EQ(r.out.find(" NO"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("SystemC 2.3"), std::string::npos) << "banner on stdout";
+}
+
+TEST(Cli, ListNamesTypesCollectivesAndKeys) {
+  const CommandResult r = run_icnsim("list");
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* s : {"fattree_packet", "network.leaves", "network.capacities", "traffic.collective",
+                        "multinode_broadcast", "traffic.pipelined", "traffic.root", "run.watchdog_cycles"})
+    EXPECT_NE(r.out.find(s), std::string::npos) << s;
+}
+
+TEST(Cli, ScenarioFilesInTheRepositoryRunAndVerify) {
+  for (const char* file : {"fattree_cbft16_total_exchange.yaml", "fattree_ebft64_total_exchange.yaml",
+                           "fattree_cbft32_flooding.yaml", "fattree_custom_capacities.yaml"}) {
+    const CommandResult r = run_icnsim(std::string("run ") + ICNSIM_SOURCE_DIR + "/testbench/scenarios/" + file);
+    EXPECT_EQ(r.exit_code, 0) << file << ": " << r.err;
+    EXPECT_NE(r.out.find("yes"), std::string::npos) << file;
+  }
+}
+
+TEST(Cli, JsonHasTheDocumentedFieldsAndIsDeterministic) {
+  const std::string dir = scratch_dir();
+  const std::string args = "run /dev/null --set network.leaves=32 --set network.capacities=ebft "
+                           "--set traffic.collective=total_exchange --set seed=7 --json ";
+  ASSERT_EQ(run_icnsim(args + dir + "/a.json").exit_code, 0);
+  ASSERT_EQ(run_icnsim(args + dir + "/b.json").exit_code, 0);
+  auto a = nlohmann::ordered_json::parse(read_file(dir + "/a.json"));
+  auto b = nlohmann::ordered_json::parse(read_file(dir + "/b.json"));
+  for (const char* key : {"cycles", "verified", "messages", "expected"}) EXPECT_TRUE(a["result"].contains(key)) << key;
+  EXPECT_EQ(a["result"]["cycles"], 40);
+  EXPECT_EQ(a["scenario"]["seed"], 7);
+  EXPECT_EQ(a["levels"].size(), 5u);
+  for (const char* key : {"wall_seconds", "router_cycles_per_second", "peak_rss_mb"}) EXPECT_TRUE(a["sim"].contains(key));
+  // Everything but the host measurements is byte-identical.
+  a.erase("sim");
+  b.erase("sim");
+  a["scenario"]["outputs"].erase("json");
+  b["scenario"]["outputs"].erase("json");
+  EXPECT_EQ(a.dump(), b.dump());
+}
+
+TEST(Cli, UnknownKeyIsRejected) {
+  expect_rejected("run /dev/null --set network.leafs=16", "unknown key 'network.leafs'; allowed under 'network' here: type, leaves");
+  const std::string f = write_scenario("s.yaml", "network:\n  type: fattree_packet\nrunn:\n  max_cycles: 3\n");
+  expect_rejected("run " + f, "unknown key 'runn.max_cycles'");
+}
+
+TEST(Cli, LeavesMustBeAPowerOfTwoAtLeastTwo) {
+  expect_rejected("run /dev/null --set network.leaves=12", "network.leaves = 12: must be a power of two, 2..1048576");
+  expect_rejected("run /dev/null --set network.leaves=1", "network.leaves = 1: out of range (a power of two, 2..1048576)");
+  expect_rejected("run /dev/null --set network.leaves=-4", "network.leaves = -4: out of range");
+  expect_rejected("run /dev/null --set network.leaves=sixteen", "network.leaves = sixteen: expected an integer");
+}
+
+TEST(Cli, CapacitiesMustFitTheTree) {
+  expect_rejected("run /dev/null --set network.leaves=8 --set network.capacities=[2,1,4]",
+                  "capacities must be non-decreasing toward the root (c_2 < c_1)");
+  expect_rejected("run /dev/null --set network.leaves=8 --set network.capacities=[1,2]",
+                  "needs exactly log2(n) = 3 capacities");
+  expect_rejected("run /dev/null --set network.leaves=4 --set network.capacities=[0,1]", "capacities must be >= 1");
+  expect_rejected("run /dev/null --set network.capacities=fat", "expected cbft, ebft or a list");
+}
+
+TEST(Cli, CollectiveAndRootAreChecked) {
+  expect_rejected("run /dev/null --set traffic.collective=gossip",
+                  "traffic.collective = gossip: expected one of broadcast|scatter|gather|multinode_broadcast|total_exchange");
+  expect_rejected("run /dev/null --set traffic.collective=scatter --set traffic.root=16",
+                  "traffic.root = 16: out of range (0..n-1)");
+  expect_rejected("run /dev/null --set traffic.collective=multinode_broadcast --set traffic.root=2",
+                  "only broadcast, scatter and gather have a root");
+  expect_rejected("run /dev/null --set traffic.collective=scatter --set traffic.pipelined=true",
+                  "applies only to traffic.collective=total_exchange");
+  expect_rejected("run /dev/null --set traffic.collective=total_exchange --set traffic.pipelined=perhaps",
+                  "expected true or false");
+}
+
+TEST(Cli, MalformedOrMissingScenario) {
+  const std::string f = write_scenario("bad.yaml", "network:\n  leaves: [16\n");
+  expect_rejected("run " + f, "malformed YAML");
+  expect_rejected("run /nonexistent/x.yaml", "cannot open scenario file '/nonexistent/x.yaml'");
+  const std::string g = write_scenario("list.yaml", "- a\n- b\n");
+  expect_rejected("run " + g, "must be a YAML mapping");
+}
+
+TEST(Cli, BadCommandLine) {
+  expect_rejected("frobnicate", "frobnicate");
+  expect_rejected("run", "scenario is required");
+  expect_rejected("run /dev/null --set", "--set");
+  expect_rejected("run /dev/null --set network.leaves", "expected key=value");
+  expect_rejected("run /dev/null --set network.type=hypercube", "network.type = hypercube: expected one of");
+}
+
+TEST(Cli, FailedRunExitsWithOne) {
+  const CommandResult r = run_icnsim("run /dev/null --set traffic.collective=scatter --set network.failed_links=[nic0.up] "
+                                     "--set run.watchdog_cycles=100");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("stall"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nic0 injection queue"), std::string::npos) << r.err;
+}
+
+}  // namespace icn::test

@@ -1,0 +1,95 @@
+// Whole fat-tree runs through routers, links, NICs and processing elements.
+#include <gtest/gtest.h>
+
+#include "tests/support/sim_helpers.hpp"
+
+namespace icn::test {
+
+namespace {
+std::vector<std::string> fattree(const std::string& leaves, const std::string& caps, const std::string& collective) {
+  return {"network.type=fattree_packet", "network.leaves=" + leaves, "network.capacities=" + caps,
+          "traffic.collective=" + collective};
+}
+}  // namespace
+
+// Every collective, several sizes, roots and capacity patterns: each PE gets
+// exactly its messages, intact, and the books balance.
+TEST(FatTreeRuns, EveryCollectiveVerifiesOnAssortedTrees) {
+  std::vector<std::vector<std::string>> cases;
+  for (const char* caps : {"cbft", "ebft", "[1,2,2,4,4]", "[2,2,3,3,8]"}) {
+    for (const char* coll : {"broadcast", "scatter", "gather", "multinode_broadcast", "total_exchange"}) {
+      auto c = fattree("32", caps, coll);
+      if (std::string(coll) == "broadcast" || std::string(coll) == "scatter" || std::string(coll) == "gather")
+        c.push_back("traffic.root=13");
+      cases.push_back(c);
+    }
+  }
+  cases.push_back(fattree("2", "cbft", "total_exchange"));
+  cases.push_back(fattree("2", "ebft", "multinode_broadcast"));
+  const auto runs = run_scenarios(cases);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& r = runs[i].results["result"];
+    SCOPED_TRACE(::testing::PrintToString(cases[i]));
+    EXPECT_EQ(runs[i].problem, "");
+    EXPECT_EQ(r["status"], "completed");
+    EXPECT_TRUE(r["verified"].get<bool>());
+    EXPECT_EQ(r["conservation"], "ok");
+    EXPECT_EQ(r["messages"]["delivered"], r["messages"]["deliveries_expected"]);
+    EXPECT_GE(r["cycles"].get<std::uint64_t>(), r["expected"]["lower_bound"].get<std::uint64_t>());
+  }
+}
+
+// A link that never transmits: the traffic behind it stalls, and the watchdog
+// ends the run naming the router, port and queue instead of hanging.
+TEST(FatTreeRuns, FailedLinkIsReportedByTheWatchdog) {
+  auto c = fattree("16", "cbft", "scatter");
+  c.push_back("network.failed_links=[r2_0.up]");
+  c.push_back("run.watchdog_cycles=200");
+  const auto run = run_scenario(c);
+  const auto& r = run.results["result"];
+  EXPECT_EQ(r["status"], "stalled");
+  EXPECT_FALSE(r["verified"].get<bool>());
+  EXPECT_NE(run.problem.find("r2_0 port up output queue (link failed)"), std::string::npos) << run.problem;
+  EXPECT_NE(run.problem.find("200 cycles"), std::string::npos) << run.problem;
+  ASSERT_TRUE(r.contains("held"));
+  // Scatter from leaf 0 sends its 12 messages for leaves 4..15 through r2_0.up first (furthest first).
+  EXPECT_EQ(r["held"][0]["packets"], 12);
+}
+
+// Without buffers in the routers the flooding algorithm must queue: the audit
+// of queue sizes is observed in the hardware, and a tree with more capacity
+// changes where the queues form.
+TEST(FatTreeRuns, QueuesAreObservedPerLevel) {
+  const auto runs = run_scenarios({fattree("64", "cbft", "multinode_broadcast"),
+                                   fattree("64", "ebft", "multinode_broadcast")});
+  const auto& cbft = runs[0].results["levels"];
+  const auto& ebft = runs[1].results["levels"];
+  ASSERT_EQ(cbft.size(), 6u);
+  for (unsigned i = 1; i <= 5; ++i) EXPECT_EQ(cbft[i - 1]["max_queue_up"], 1u << (i - 1));
+  // On the EBFT every up branch has room for the whole subtree: no up queues.
+  for (unsigned i = 1; i <= 5; ++i) EXPECT_EQ(ebft[i - 1]["max_queue_up"], 0u);
+  for (unsigned i = 0; i < 6; ++i) {
+    // Counted independently: each of the n broadcasts climbs every branch level
+    // once (n up transfers per level) and enters every level-(l-1) subtree that
+    // does not hold its source once (n * (n / 2^(l-1) - 1) down transfers).
+    const std::uint64_t l = i + 1, n = 64;
+    EXPECT_EQ(cbft[i]["transfers_down"].get<std::uint64_t>(), n * (n / (1ull << (l - 1)) - 1));
+    EXPECT_EQ(cbft[i]["transfers_up"].get<std::uint64_t>(), n);
+  }
+}
+
+TEST(FatTreeRuns, LongerLinksDelayEveryHop) {
+  const auto runs = run_scenarios({{"network.leaves=16", "traffic.collective=broadcast", "network.link_latency=3"}});
+  // 2 log n = 8 hops of 3 cycles each: the last hop ends at the end of cycle 1 + 8*3 - 1.
+  EXPECT_EQ(runs[0].results["result"]["cycles"], 24);
+  EXPECT_TRUE(runs[0].results["result"]["verified"].get<bool>());
+}
+
+// Two experiments with the same scenario in one kernel give identical results.
+TEST(FatTreeRuns, SameScenarioSameResults) {
+  const auto c = fattree("64", "[1,2,2,4,4,8]", "total_exchange");
+  const auto runs = run_scenarios({c, c});
+  EXPECT_EQ(runs[0].results.dump(), runs[1].results.dump());
+}
+
+}  // namespace icn::test

@@ -1,0 +1,80 @@
+#include "tests/support/sim_helpers.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "models/config.hpp"
+#include "testbench/driver.hpp"
+
+namespace icn::test {
+
+std::vector<ScenarioRun> run_scenarios(const std::vector<std::vector<std::string>>& overrides) {
+  std::vector<Config> configs;
+  std::vector<std::unique_ptr<Experiment>> experiments;
+  configs.reserve(overrides.size());
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    configs.push_back(Config::from_text("", "test"));
+    for (const auto& o : overrides[i]) configs.back().apply_override(o);
+    Prepared p = prepare(configs.back());
+    experiments.push_back(p.setup->elaborate("run" + std::to_string(i), p.ctx));
+  }
+  sc_core::sc_start();
+  std::vector<ScenarioRun> runs;
+  for (std::size_t i = 0; i < experiments.size(); ++i) {
+    ScenarioRun run;
+    run.results["scenario"] = configs[i].resolved();
+    experiments[i]->write_results(run.results);
+    run.problem = experiments[i]->problem();
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+ScenarioRun run_scenario(const std::vector<std::string>& overrides) {
+  return run_scenarios({overrides}).front();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string scratch_dir() {
+  const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(info->test_suite_name()) + "." + info->name();
+  for (char& c : name)
+    if (c == '/') c = '_';
+  const auto dir = std::filesystem::temp_directory_path() / ("icnsim-test-" + std::to_string(getpid())) / name;
+  static std::string made;
+  if (made != dir.string()) {  // fresh once per test, stable within it
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    made = dir.string();
+  }
+  return made;
+}
+
+CommandResult run_icnsim(const std::string& args, int timeout_seconds) {
+  static int calls = 0;
+  const std::string dir = scratch_dir();
+  const std::string stem = dir + "/icnsim" + std::to_string(++calls);
+  const std::string out = stem + ".stdout", err = stem + ".stderr";
+  const std::string cmd = "timeout " + std::to_string(timeout_seconds) + " " + ICNSIM_BINARY + " " + args +
+                          " >" + out + " 2>" + err;
+  const int status = std::system(cmd.c_str());
+  CommandResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+}  // namespace icn::test

@@ -1,0 +1,36 @@
+// Helpers for tests that run whole scenarios in-process or through the icnsim
+// command.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace icn::test {
+
+struct ScenarioRun {
+  nlohmann::ordered_json results;  // what `icnsim run --json` would write, minus "sim"
+  std::string problem;             // Experiment::problem()
+};
+
+// Elaborates one experiment per override list (keys as for --set), runs them
+// all in one SystemC simulation, and returns their results in order. Call once
+// per test process.
+std::vector<ScenarioRun> run_scenarios(const std::vector<std::vector<std::string>>& overrides);
+ScenarioRun run_scenario(const std::vector<std::string>& overrides);
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs the icnsim binary with `args` (shell words), with a time limit.
+CommandResult run_icnsim(const std::string& args, int timeout_seconds = 60);
+
+// A fresh scratch directory for this test.
+std::string scratch_dir();
+
+std::string read_file(const std::string& path);
+
+}  // namespace icn::test

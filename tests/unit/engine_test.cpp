@@ -1,0 +1,180 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "models/channel.hpp"
+#include "models/engine.hpp"
+
+namespace icn {
+
+namespace {
+
+// Records the cycles it is evaluated in; asks for the cycles in `plan`.
+class Recorder : public Clocked {
+ public:
+  Recorder(Phase phase, std::string name) : Clocked(phase), name_(std::move(name)) {}
+  Cycle tick(Cycle now) override {
+    ticks.push_back(now);
+    if (next_ < plan.size()) return plan[next_++];
+    return kNever;
+  }
+  std::string block_name() const override { return name_; }
+  std::vector<Cycle> plan;
+  std::vector<Cycle> ticks;
+
+ private:
+  std::string name_;
+  std::size_t next_ = 0;
+};
+
+// Holds one "packet" forever: a deliberately deadlocked block.
+class StuckBlock : public Clocked {
+ public:
+  StuckBlock() : Clocked(Phase::kNetwork) {}
+  Cycle tick(Cycle now) override { return now + 1; }  // busy, never progresses
+  std::string block_name() const override { return "top.stuck"; }
+  void report_held(std::vector<HeldTraffic>& out) const override {
+    out.push_back(HeldTraffic{"top.stuck port east output queue", 1, "packet 0 -> 5 seq 0", 3});
+  }
+};
+
+}  // namespace
+
+TEST(CycleEngine, EvaluatesOnlyRequestedCyclesAndSkipsIdleStretches) {
+  CycleEngine engine("engine", {});
+  Recorder r(Phase::kNetwork, "r");
+  r.plan = {5, 1000, 1001};
+  engine.add(r);
+  engine.wake(r, 2);
+  sc_core::sc_start();
+  EXPECT_EQ(r.ticks, (std::vector<Cycle>{2, 5, 1000, 1001}));
+  EXPECT_EQ(engine.outcome().status, RunOutcome::Status::kCompleted);
+  EXPECT_EQ(engine.evaluations(), 4u);
+  // Cycle c is simulated at time c * period.
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(1001, sc_core::SC_NS));
+}
+
+TEST(CycleEngine, ProcessorPhaseRunsBeforeNetworkPhaseInACycle) {
+  CycleEngine engine("engine", {});
+  std::vector<std::string> order;
+  struct Block : Clocked {
+    Block(Phase p, std::string n, std::vector<std::string>& o, Block* wakes = nullptr)
+        : Clocked(p), name(std::move(n)), order(o), target(wakes) {}
+    Cycle tick(Cycle now) override {
+      order.push_back(name + "@" + std::to_string(now));
+      if (target != nullptr) engine()->wake(*target, now);  // a later phase, same cycle: allowed
+      return kNever;
+    }
+    std::string block_name() const override { return name; }
+    std::string name;
+    std::vector<std::string>& order;
+    Block* target;
+  };
+  Block net(Phase::kNetwork, "nic", order);
+  Block pe(Phase::kProcessor, "pe", order, &net);
+  engine.add(net);
+  engine.add(pe);
+  engine.wake(pe, 3);
+  sc_core::sc_start();
+  EXPECT_EQ(order, (std::vector<std::string>{"pe@3", "nic@3"}));
+}
+
+TEST(CycleEngine, RejectsWakingTheSamePhaseInTheCurrentCycle) {
+  CycleEngine engine("engine", {});
+  struct Bad : Clocked {
+    Bad() : Clocked(Phase::kNetwork) {}
+    Cycle tick(Cycle now) override {
+      try {
+        engine()->wake(*this, now);
+      } catch (const std::logic_error&) {
+        rejected = true;
+      }
+      return kNever;
+    }
+    std::string block_name() const override { return "bad"; }
+    bool rejected = false;
+  } bad;
+  engine.add(bad);
+  engine.wake(bad, 1);
+  sc_core::sc_start();
+  EXPECT_TRUE(bad.rejected);
+}
+
+TEST(CycleEngine, LinkWriteWakesTheReceiverAtArrival) {
+  CycleEngine engine("engine", {});
+  Recorder receiver(Phase::kNetwork, "receiver");
+  Channel link("link", 1, 4);
+  link.connect_receiver(receiver);
+  engine.add(receiver);
+  struct Sender : Clocked {
+    Sender(Channel& c) : Clocked(Phase::kNetwork), link(c) {}
+    Cycle tick(Cycle now) override {
+      link.send(now, 1);
+      return kNever;
+    }
+    std::string block_name() const override { return "s"; }
+    Channel& link;
+  } s(link);
+  engine.add(s);
+  engine.wake(s, 7);
+  sc_core::sc_start();
+  EXPECT_EQ(receiver.ticks, std::vector<Cycle>{11});
+}
+
+// The watchdog turns a deadlock into a diagnostic naming where traffic waits.
+TEST(CycleEngine, WatchdogReportsADeadlockInsteadOfHanging) {
+  CycleEngine::Options options;
+  options.watchdog_cycles = 50;
+  CycleEngine engine("engine", options);
+  StuckBlock stuck;
+  engine.add(stuck);
+  engine.set_in_flight_probe([] { return std::size_t{1}; });
+  engine.wake(stuck, 1);
+  sc_core::sc_start();
+  const RunOutcome& o = engine.outcome();
+  EXPECT_EQ(o.status, RunOutcome::Status::kStalled);
+  EXPECT_LE(o.last_cycle, 60u);
+  EXPECT_NE(o.diagnostic.find("top.stuck port east output queue"), std::string::npos) << o.diagnostic;
+  EXPECT_NE(o.diagnostic.find("50 cycles"), std::string::npos) << o.diagnostic;
+  ASSERT_EQ(o.held.size(), 1u);
+}
+
+TEST(CycleEngine, PacketsHeldWithNoActiveBlockIsAStall) {
+  CycleEngine engine("engine", {});
+  Recorder r(Phase::kNetwork, "r");
+  engine.add(r);
+  engine.wake(r, 1);
+  engine.set_in_flight_probe([] { return std::size_t{3}; });
+  sc_core::sc_start();
+  EXPECT_EQ(engine.outcome().status, RunOutcome::Status::kStalled);
+  EXPECT_NE(engine.outcome().diagnostic.find("3 packet(s)"), std::string::npos);
+}
+
+TEST(CycleEngine, CycleLimitEndsTheRun) {
+  CycleEngine::Options options;
+  options.max_cycles = 100;
+  CycleEngine engine("engine", options);
+  Recorder r(Phase::kNetwork, "r");
+  r.plan = {50, 150};
+  engine.add(r);
+  engine.wake(r, 1);
+  sc_core::sc_start();
+  EXPECT_EQ(engine.outcome().status, RunOutcome::Status::kCycleLimit);
+  EXPECT_EQ(r.ticks, (std::vector<Cycle>{1, 50}));
+}
+
+TEST(CycleEngine, CycleHooksForceEveryCycle) {
+  CycleEngine engine("engine", {});
+  Recorder r(Phase::kNetwork, "r");
+  r.plan = {10};
+  engine.add(r);
+  engine.wake(r, 1);
+  std::vector<Cycle> seen;
+  engine.add_cycle_hook([&](Cycle t) { seen.push_back(t); });
+  sc_core::sc_start();
+  ASSERT_EQ(seen.size(), 10u);
+  for (Cycle t = 1; t <= 10; ++t) EXPECT_EQ(seen[t - 1], t);
+}
+
+}  // namespace icn
