@@ -1,3 +1,5 @@
+// sc_spawn (used by the per-block-methods mode) needs dynamic processes.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "models/engine.hpp"
 
 #include <algorithm>
@@ -26,6 +28,21 @@ void CycleEngine::add(Clocked& block) {
   if (block.engine_ != nullptr) throw std::logic_error(block.block_name() + ": registered twice");
   block.engine_ = this;
   blocks_.push_back(&block);
+  if (options_.per_block_methods) {
+    sc_core::sc_spawn_options opts;
+    opts.spawn_method();
+    opts.dont_initialize();
+    opts.set_sensitivity(block.phase_ == Phase::kProcessor ? &processor_phase_ : &network_phase_);
+    Clocked* b = &block;
+    sc_core::sc_spawn(
+        [this, b] {
+          b->last_tick_ = now_;
+          ++evaluations_;
+          const Cycle next = b->tick(now_);
+          if (next != kNever) wake(*b, next);
+        },
+        sc_core::sc_gen_unique_name("tick"), &opts);
+  }
 }
 
 void CycleEngine::wake(Clocked& block, Cycle when) {
@@ -62,13 +79,17 @@ Cycle CycleEngine::next_pending() const {
   return best;
 }
 
-void CycleEngine::run_cycle(Cycle t) {
+void CycleEngine::take_due_deferred(Cycle t) {
   while (!far_.empty() && far_.top().when == t) {
     const Deferred d = far_.top();
     far_.pop();
     ring_[d.phase][t & (kRing - 1)].push_back(d.block);
     ++ring_items_;
   }
+}
+
+void CycleEngine::run_cycle(Cycle t) {
+  take_due_deferred(t);
   for (int p = 0; p < kPhaseCount; ++p) {
     current_phase_ = p;
     scratch_.clear();
@@ -94,8 +115,53 @@ void CycleEngine::step() {
     finish(pending_status_, pending_diagnostic_);
     return;
   }
+  if (options_.per_block_methods && now_ != 0) {
+    step_per_block_methods();
+    return;
+  }
+  if (now_ != 0) run_cycle(now_);
+  end_of_cycle();
+}
+
+// The simple scheme: every block's own SC_METHOD runs every cycle. The engine
+// only sequences the phases through delta cycles: processors run in delta 1,
+// the network in delta 2, and the engine closes the cycle in delta 3.
+void CycleEngine::step_per_block_methods() {
+  switch (stage_) {
+    case Stage::kStart: {
+      take_due_deferred(now_);
+      current_phase_ = -1;  // delta cycles order the phases in this mode
+      processor_phase_.notify(sc_core::SC_ZERO_TIME);
+      stage_ = Stage::kProcessorsRunning;
+      next_trigger(sc_core::SC_ZERO_TIME);
+      return;
+    }
+    case Stage::kProcessorsRunning:
+      network_phase_.notify(sc_core::SC_ZERO_TIME);
+      stage_ = Stage::kNetworkRunning;
+      next_trigger(sc_core::SC_ZERO_TIME);
+      return;
+    case Stage::kNetworkRunning:
+      stage_ = Stage::kEnd;
+      next_trigger(sc_core::SC_ZERO_TIME);
+      return;
+    case Stage::kEnd:
+      // Wake-ups for this cycle (made before or during it) are moot: every
+      // block ran. Later ones only tell whether the run has work left.
+      for (int p = 0; p < kPhaseCount; ++p) {
+        ring_items_ -= ring_[p][now_ & (kRing - 1)].size();
+        ring_[p][now_ & (kRing - 1)].clear();
+      }
+      stage_ = Stage::kStart;
+      current_phase_ = kPhaseCount;
+      for (auto& hook : cycle_hooks_) hook(now_);
+      end_of_cycle();
+      return;
+  }
+}
+
+void CycleEngine::end_of_cycle() {
   if (now_ != 0) {
-    run_cycle(now_);
     const std::size_t held = in_flight_ ? in_flight_() : 0;
     if (held > 0 && now_ - last_progress_ >= options_.watchdog_cycles) {
       std::ostringstream msg;
@@ -106,7 +172,8 @@ void CycleEngine::step() {
     }
   }
   Cycle next = next_pending();
-  if (!cycle_hooks_.empty() && next != kNever) next = now_ + 1;
+  const bool every_cycle = !cycle_hooks_.empty() || (options_.per_block_methods && now_ != 0);
+  if (every_cycle && next != kNever) next = now_ + 1;
   if (next == kNever) {
     const std::size_t held = in_flight_ ? in_flight_() : 0;
     if (held > 0) {

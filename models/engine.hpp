@@ -90,6 +90,9 @@ class CycleEngine : public sc_core::sc_module {
     sc_core::sc_time period = sc_core::sc_time(1, sc_core::SC_NS);
     Cycle max_cycles = 10'000'000;
     Cycle watchdog_cycles = 10'000;
+    // The simple alternative, kept to measure against: one SC_METHOD per block,
+    // triggered every cycle by a phase event, no skipping of idle blocks.
+    bool per_block_methods = false;
   };
 
   CycleEngine(sc_core::sc_module_name name, Options options);
@@ -142,7 +145,10 @@ class CycleEngine : public sc_core::sc_module {
   };
 
   void step();
+  void step_per_block_methods();
+  void end_of_cycle();
   void run_cycle(Cycle t);
+  void take_due_deferred(Cycle t);
   Cycle next_pending() const;
   void finish(RunOutcome::Status status, std::string diagnostic);
   std::vector<HeldTraffic> collect_held() const;
@@ -163,6 +169,11 @@ class CycleEngine : public sc_core::sc_module {
   std::uint64_t evaluations_ = 0;
   RunOutcome outcome_;
   bool flushing_ = false;
+  // Per-block-methods mode: the delta cycle of the current cycle we are in.
+  enum class Stage { kStart, kProcessorsRunning, kNetworkRunning, kEnd };
+  Stage stage_ = Stage::kStart;
+  sc_core::sc_event processor_phase_;
+  sc_core::sc_event network_phase_;
   RunOutcome::Status pending_status_ = RunOutcome::Status::kRunning;
   std::string pending_diagnostic_;
 };

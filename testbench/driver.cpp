@@ -32,6 +32,7 @@ Prepared prepare(Config& cfg) {
   p.setup = kind->configure(cfg);
   p.ctx.engine.max_cycles = static_cast<Cycle>(cfg.integer("run.max_cycles", 1, std::int64_t{1} << 50));
   p.ctx.engine.watchdog_cycles = static_cast<Cycle>(cfg.integer("run.watchdog_cycles", 1, std::int64_t{1} << 40));
+  p.ctx.engine.per_block_methods = cfg.choice("run.scheduler", {"engine", "per_block_methods"}) == "per_block_methods";
   const double period_ns = cfg.real("run.clock_period_ns", 0.001, 1e6);
   p.ctx.engine.period = sc_core::sc_time(period_ns, sc_core::SC_NS);
   p.json_path = cfg.text("outputs.json");
@@ -60,6 +61,9 @@ std::vector<ParamSpec> common_params() {
       {"network.type", "fattree_packet", join_choices(kind_names()), "the network family"},
       {"run.max_cycles", "10000000", "1..2^50", "stop (and fail) if the traffic is not done by then"},
       {"run.watchdog_cycles", "10000", "1..2^40", "stall watchdog: cycles without any packet moving"},
+      {"run.scheduler", "engine", "engine|per_block_methods",
+       "engine: one SC_METHOD per network evaluates only blocks with work; per_block_methods: "
+       "one SC_METHOD per block every cycle (the simple scheme, for comparison)"},
       {"run.clock_period_ns", "1", "0.001..1e6", "clock period, for waveforms and reports in seconds"},
       {"outputs.json", "", "a file path or empty", "write the JSON results here (also --json)"},
       {"outputs.vcd", "", "a file path or empty", "write waveforms here (also --vcd)"},
