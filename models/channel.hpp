@@ -26,8 +26,9 @@ class Channel {
       : name_(std::move(name)),
         width_(width),
         latency_(latency),
-        slots_(static_cast<std::size_t>(latency + 1) * width, kNoPacket),
-        counts_(latency + 1, 0) {
+        mask_(ring_rows(latency) - 1),
+        slots_(static_cast<std::size_t>(mask_ + 1) * width, kNoPacket),
+        counts_(mask_ + 1, 0) {
     assert(width >= 1 && latency >= 1);
   }
 
@@ -56,7 +57,7 @@ class Channel {
     }
     ++sent_this_cycle_;
     const Cycle arrive = t + latency_;
-    const std::size_t row = arrive % (latency_ + 1);
+    const std::size_t row = arrive & mask_;
     if (counts_[row] == width_) throw std::logic_error(name_ + ": receiver did not read its link");
     slots_[row * width_ + counts_[row]++] = packet;
     ++transfers_;
@@ -67,7 +68,7 @@ class Channel {
   // are seen by the receiver in cycle t, in link order; the slot is emptied.
   template <class Fn>
   void receive(Cycle t, Fn&& fn) {
-    const std::size_t row = t % (latency_ + 1);
+    const std::size_t row = t & mask_;
     const unsigned n = counts_[row];
     counts_[row] = 0;
     for (unsigned i = 0; i < n; ++i) fn(slots_[row * width_ + i]);
@@ -85,9 +86,17 @@ class Channel {
   }
 
  private:
+  // At least latency + 1 rows, a power of two so a cycle maps to its row by a mask.
+  static std::size_t ring_rows(unsigned latency) {
+    std::size_t rows = 2;
+    while (rows < latency + 1u) rows *= 2;
+    return rows;
+  }
+
   std::string name_;
   unsigned width_;
   unsigned latency_;
+  std::size_t mask_;
   std::vector<PacketId> slots_;
   std::vector<unsigned> counts_;
   Clocked* receiver_ = nullptr;
