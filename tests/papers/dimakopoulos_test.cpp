@@ -16,6 +16,7 @@ namespace {
 struct Case {
   unsigned n;
   std::string caps;
+  friend void PrintTo(const Case& c, std::ostream* os) { *os << c.caps << " n=" << c.n; }
 };
 
 std::vector<Case> sizes() {
