@@ -196,17 +196,20 @@ void BitSerialFatTree::trace(WaveformTracer& tracer, const std::string& prefix) 
 }
 
 std::string BitSerialFatTree::gtkwave_save_file(const std::string& prefix, const std::string& vcd_path) const {
+  // The dump file by its base name: GTKWave looks for it beside the save file,
+  // and `gtkwave FILE.vcd FILE.gtkw` names it anyway.
+  const std::string vcd = vcd_path.substr(vcd_path.find_last_of('/') + 1);
   std::ostringstream g;
   g << "[*] GTKWave save file for an icnsim bit-serial fat tree (network.type=fattree_bitserial)\n"
-    << "[*] Open with: gtkwave " << vcd_path << " <this file>\n"
+    << "[*] Open with: gtkwave " << vcd << " <this file>\n"
     << "[*] Groups: one per level; per path valid, bit and ack (reverse wire); per switch output\n"
     << "[*] path its setting (from_port 0 = free, 1 trunk, 2 branch0, 3 branch1; from_path) and\n"
     << "[*] per input path its state (0 idle, 1 routing, 3 held, 4 connected, 5 lost).\n"
-    << "[dumpfile] \"" << vcd_path << "\"\n"
+    << "[dumpfile] \"" << vcd << "\"\n"
     << "[timestart] 0\n"
     << "[size] 1400 900\n"
     << "[treeopen] SystemC.\n"
-    << "@28\n"
+    << "@24\n"
     << "SystemC.cycle[31:0]\n";
   unsigned open_level = 0;
   std::string last_format;

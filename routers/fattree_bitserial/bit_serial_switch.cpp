@@ -79,6 +79,7 @@ void BitSerialSwitch::on_bit(unsigned port, unsigned path, bool bit, Cycle now, 
         return;
       }
       p.kind = InputPath::kRequesting;
+      if (turning) turned_now_.push_back(PathRef{port, path});  // turns with nothing to wait for (the root)
       if (out == kTrunk) ++stats_.requests_up;
       else ++stats_.requests_down;
       concentrators_[out]->request(PathRef{port, path}, port == kTrunk);
@@ -140,6 +141,10 @@ Cycle BitSerialSwitch::tick(Cycle now) {
   if (phase == params_.down_decision && !held_.empty()) {
     for (const PathRef r : held_) log_turn(r, inputs_[r.port][r.path].kind == InputPath::kConnected);
     held_.clear();
+  }
+  if (!turned_now_.empty()) {
+    for (const PathRef r : turned_now_) log_turn(r, inputs_[r.port][r.path].kind == InputPath::kConnected);
+    turned_now_.clear();
   }
   if (moved) engine()->note_progress();
   // Held streams keep arriving bits, but the decision clock must not be missed.

@@ -137,6 +137,7 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   std::array<std::unique_ptr<ConcentratorSwitch>, kPorts> concentrators_;
   std::vector<PathRef> touched_;  // input paths to clear at the next delivery cycle
   std::vector<PathRef> held_;
+  std::vector<PathRef> turned_now_;
   std::uint64_t delivery_cycle_ = ~std::uint64_t{0};
   SwitchStats stats_;
   std::vector<TurnRecord>* turn_log_ = nullptr;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "models/rng.hpp"
+#include "models/routing_bits.hpp"
 
 namespace icn::bitserial {
 
