@@ -12,25 +12,12 @@ std::uint64_t message_content(std::uint64_t key, NodeId src, NodeId dst, std::ui
   return mix64(key, src, dst, seq);
 }
 
-namespace {
-void store_le(unsigned char* out, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) out[i] = static_cast<unsigned char>(v >> (8 * i));
-}
-std::uint64_t load_le(const unsigned char* in) {
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | in[i];
-  return v;
-}
-}  // namespace
-
 ProcessingElement::ProcessingElement(sc_core::sc_module_name name, NodeId node,
                                      std::uint64_t content_key,
                                      std::unique_ptr<SendProgram> program,
                                      const ReceiptPlan& receipts)
     : sc_module(name), Clocked(Phase::kProcessor), socket("socket"), node_(node),
-      key_(content_key), program_(std::move(program)), receipts_(receipts) {
-  check_.expected = receipts_.slots(node_);
-  seen_.assign(check_.expected, false);
+      key_(content_key), program_(std::move(program)), checker_(this->name(), node, content_key, receipts) {
   trans_.set_extension(&ext_);
 }
 
@@ -41,7 +28,7 @@ void ProcessingElement::start() {
 
 void ProcessingElement::send(const PlannedSend& s, Cycle now) {
   const NodeId content_dst = s.broadcast ? kBroadcastDestination : s.dst;
-  store_le(buffer_, message_content(key_, node_, content_dst, s.seq));
+  store_le64(buffer_, message_content(key_, node_, content_dst, s.seq));
   trans_.set_command(tlm::TLM_WRITE_COMMAND);
   trans_.set_address(s.broadcast ? 0 : s.dst);
   trans_.set_data_ptr(buffer_);
@@ -71,24 +58,6 @@ Cycle ProcessingElement::tick(Cycle now) {
   return pending_->step;
 }
 
-void ProcessingElement::deliver(const Delivery& d) {
-  if (d.arrived > check_.last_arrival) check_.last_arrival = d.arrived;
-  const std::size_t slot = receipts_.slot(node_, d.src, d.seq, d.broadcast);
-  auto note = [&](std::uint64_t& counter, const char* what) {
-    ++counter;
-    if (check_.first_problem.empty()) {
-      check_.first_problem = std::string(name()) + ": " + what + " message from " +
-                             std::to_string(d.src) + " seq " + std::to_string(d.seq) +
-                             " at cycle " + std::to_string(d.arrived);
-    }
-  };
-  if (slot == ReceiptPlan::kUnexpected) return note(check_.unexpected, "unexpected");
-  const NodeId content_dst = d.broadcast ? kBroadcastDestination : node_;
-  if (d.payload_len != 8 || load_le(d.payload) != message_content(key_, d.src, content_dst, d.seq))
-    return note(check_.corrupted, "corrupted");
-  if (seen_[slot]) return note(check_.duplicates, "duplicate");
-  seen_[slot] = true;
-  ++check_.received;
-}
+void ProcessingElement::deliver(const Delivery& d) { checker_.check(d); }
 
 }  // namespace icn

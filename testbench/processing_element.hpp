@@ -15,23 +15,10 @@
 
 #include "models/engine.hpp"
 #include "nics/icn_extension.hpp"
+#include "testbench/receipt_checker.hpp"
 #include "testbench/traffic.hpp"
 
 namespace icn {
-
-struct ReceiptCheck {
-  std::uint64_t expected = 0;
-  std::uint64_t received = 0;     // distinct expected receipts seen
-  std::uint64_t unexpected = 0;   // not in the plan
-  std::uint64_t duplicates = 0;
-  std::uint64_t corrupted = 0;    // payload bytes wrong
-  Cycle last_arrival = 0;
-  std::string first_problem;
-
-  bool ok() const {
-    return received == expected && unexpected == 0 && duplicates == 0 && corrupted == 0;
-  }
-};
 
 class ProcessingElement : public sc_core::sc_module, public Clocked, public DeliverySink {
  public:
@@ -49,7 +36,7 @@ class ProcessingElement : public sc_core::sc_module, public Clocked, public Deli
   std::string block_name() const override { return name(); }
   void deliver(const Delivery& delivery) override;
 
-  const ReceiptCheck& check() const { return check_; }
+  const ReceiptCheck& check() const { return checker_.result(); }
   std::uint64_t sent() const { return sent_; }
 
  private:
@@ -58,10 +45,8 @@ class ProcessingElement : public sc_core::sc_module, public Clocked, public Deli
   NodeId node_;
   std::uint64_t key_;
   std::unique_ptr<SendProgram> program_;
-  const ReceiptPlan& receipts_;
   std::optional<PlannedSend> pending_;
-  std::vector<bool> seen_;
-  ReceiptCheck check_;
+  ReceiptChecker checker_;
   std::uint64_t sent_ = 0;
   tlm::tlm_generic_payload trans_;
   IcnExtension ext_;

@@ -1,5 +1,6 @@
 // The network families icnsim knows. A new family adds its kind here.
 #include "testbench/experiment.hpp"
+#include "testbench/fattree_bitserial_experiment.hpp"
 #include "testbench/fattree_packet_experiment.hpp"
 
 namespace icn {
@@ -7,6 +8,7 @@ namespace icn {
 const std::vector<NetworkKind>& network_kinds() {
   static const std::vector<NetworkKind> kinds{
       fattree_packet_kind(),
+      fattree_bitserial_kind(),
   };
   return kinds;
 }

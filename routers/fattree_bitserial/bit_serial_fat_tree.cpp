@@ -1,0 +1,234 @@
+#include "routers/fattree_bitserial/bit_serial_fat_tree.hpp"
+
+#include <sstream>
+
+namespace icn::bitserial {
+
+namespace {
+
+std::string switch_name(unsigned level, unsigned index) {
+  return "s" + std::to_string(level) + "_" + std::to_string(index);
+}
+
+// Delivery-cycle clocks at which level-l switches see routing bits: an up-going
+// stream's M reaches level 1 one clock after the NIC drives it, and every switch
+// adds two clocks (it drives M in place of the routing bit it removes, a clock
+// after reading M; the link adds one), so its routing bit is read at
+// up[l] = up[l-1] + 2. At the root every stream turns (no buffering bits), and
+// a descending stream reaches each level two clocks after the level above.
+std::vector<Cycle> down_decisions(unsigned height) {
+  std::vector<Cycle> up(height + 1, 0), down(height + 1, 0);
+  up[1] = 2;  // M read at clock 1, routing bit at 2
+  for (unsigned l = 2; l <= height; ++l) up[l] = up[l - 1] + 2;
+  down[height] = up[height];
+  for (unsigned l = height - 1; l >= 1; --l) down[l] = down[l + 1] + 2;
+  return down;
+}
+
+}  // namespace
+
+Cycle BitSerialFatTree::delivery_cycle_length(unsigned height) {
+  // Every stream's M reaches its destination NIC one clock after the level-1
+  // switches' down decision, whatever its turning height (that is what the
+  // buffering bits are for), and its last message bit message_bits later; the
+  // receiver acknowledges in that clock, and the acknowledge needs one clock
+  // per link back to the source, at most 2H links. The delivery cycle ends with
+  // the clock in which the latest acknowledge can arrive.
+  const Cycle last_message_bit = down_decisions(height)[1] + 1 + BitSerialNic::message_bits(height);
+  return last_message_bit + 2 * height + 1;
+}
+
+BitSerialFatTree::BitSerialFatTree(sc_core::sc_module_name name, const FatTreeShape& shape, BitSerialOptions options,
+                                   CycleEngine& engine, TrafficLedger& ledger)
+    : sc_module(name),
+      shape_(shape),
+      clock_(1, delivery_cycle_length(shape.height())),
+      down_decision_(down_decisions(shape.height())) {
+  const unsigned h = shape_.height();
+  const NodeId n = shape_.leaves();
+  if (!options.make_generator) {
+    const BufferFill fill = options.buffer_fill;
+    options.make_generator = [h, fill](NodeId) { return std::make_unique<BehaviouralRouteStreamGenerator>(h, fill); };
+  }
+  for (NodeId k = 0; k < n; ++k) {
+    nics_.push_back(std::make_unique<BitSerialNic>(("nic" + std::to_string(k)).c_str(), BitSerialNic::Params{k, h},
+                                                   clock_, ledger, counts_));
+    engine.add(*nics_.back());
+  }
+  switches_.resize(h + 1);
+  for (unsigned level = 1; level <= h; ++level) {
+    for (unsigned j = 0; j < shape_.routers_at(level); ++j) {
+      BitSerialSwitch::Params p;
+      p.level = level;
+      p.index = j;
+      p.down_decision = down_decision_[level];
+      p.policy = options.arbitration;
+      p.seed = options.seed;
+      p.rng_name = "fattree_bitserial." + switch_name(level, j);
+      switches_[level].push_back(std::make_unique<BitSerialSwitch>(switch_name(level, j).c_str(), p, clock_));
+      engine.add(*switches_[level].back());
+    }
+  }
+  // Branch between child k at level l-1 and its parent k/2 at level l: c_l paths each way.
+  for (unsigned level = 1; level <= h; ++level) {
+    const unsigned width = shape_.capacity(level);
+    for (unsigned k = 0; k < shape_.routers_at(level - 1); ++k) {
+      Branch b;
+      b.level = level;
+      b.child = level == 1 ? "nic" + std::to_string(k) : switch_name(level - 1, k);
+      b.parent = switch_name(level, k / 2);
+      b.side = k % 2;
+      b.up = &make_channel(b.child + ".up", width);
+      b.up_ack = &make_channel(b.child + ".up.ack", width);
+      b.down = &make_channel(b.parent + ".down" + std::to_string(b.side), width);
+      b.down_ack = &make_channel(b.parent + ".down" + std::to_string(b.side) + ".ack", width);
+      switches_[level][k / 2]->connect(kBranch0 + b.side, *b.up, *b.up_ack, *b.down, *b.down_ack);
+      if (level == 1) {
+        const NodeId node = k;
+        auto make = options.make_generator;
+        nics_[k]->attach(*b.up, *b.up_ack, *b.down, *b.down_ack, [make, node] { return make(node); });
+      } else {
+        switches_[level - 1][k]->connect(kTrunk, *b.down, *b.down_ack, *b.up, *b.up_ack);
+      }
+      branches_.push_back(b);
+    }
+  }
+}
+
+BitChannel& BitSerialFatTree::make_channel(const std::string& name, unsigned width) {
+  channels_.emplace_back(std::string(this->name()) + "." + name, width, 1);
+  return channels_.back();
+}
+
+std::vector<BitSerialLevelStats> BitSerialFatTree::level_stats() const {
+  std::vector<BitSerialLevelStats> stats(shape_.height());
+  for (unsigned level = 1; level <= shape_.height(); ++level) {
+    BitSerialLevelStats& s = stats[level - 1];
+    s.level = level;
+    s.capacity = shape_.capacity(level);
+    for (const auto& sw : switches_[level]) {
+      const SwitchStats& x = sw->stats();
+      s.requests_up += x.requests_up;
+      s.requests_down += x.requests_down;
+      s.denials_up += x.denials_up;
+      s.denials_down += x.denials_down;
+      s.ignored_bits += x.ignored_bits;
+    }
+  }
+  for (const Branch& b : branches_) {
+    stats[b.level - 1].bits_up += b.up->bits_driven();
+    stats[b.level - 1].bits_down += b.down->bits_driven();
+  }
+  return stats;
+}
+
+SwitchStats BitSerialFatTree::switch_totals() const {
+  SwitchStats t;
+  for (unsigned level = 1; level <= shape_.height(); ++level) {
+    for (const auto& sw : switches_[level]) {
+      const SwitchStats& x = sw->stats();
+      t.requests_up += x.requests_up;
+      t.requests_down += x.requests_down;
+      t.denials_up += x.denials_up;
+      t.denials_down += x.denials_down;
+      t.ignored_bits += x.ignored_bits;
+      t.misrouted += x.misrouted;
+      t.stray_acks += x.stray_acks;
+    }
+  }
+  return t;
+}
+
+namespace {
+
+// The traced signals, in order, with their GTKWave display format.
+struct TracedSignal {
+  unsigned level;
+  std::string name;
+  int bits;
+  std::function<std::uint32_t(Cycle)> probe;
+};
+
+std::vector<TracedSignal> traced_signals(const BitSerialFatTree& tree, const std::string& prefix) {
+  std::vector<TracedSignal> out;
+  const std::string net = std::string(tree.name()) + ".";
+  auto local = [&](const BitChannel* c) { return c->name().substr(net.size()); };
+  auto path_signals = [&](unsigned level, const BitChannel* data, const BitChannel* ack) {
+    for (unsigned p = 0; p < data->width(); ++p) {
+      const std::string base = prefix + ".level" + std::to_string(level) + "." + local(data) + ".p" + std::to_string(p);
+      out.push_back({level, base + ".valid", 1, [data, p](Cycle t) { return (data->driven_in(t, p) >> 1) & 1u; }});
+      out.push_back({level, base + ".bit", 1, [data, p](Cycle t) { return data->driven_in(t, p) & 1u; }});
+      out.push_back({level, base + ".ack", 1, [ack, p](Cycle t) { return ack->driven_in(t, p) & 1u; }});
+    }
+  };
+  for (unsigned level = 1; level <= tree.shape().height(); ++level) {
+    for (const auto& b : tree.branches()) {
+      if (b.level != level) continue;
+      path_signals(level, b.up, b.up_ack);
+      path_signals(level, b.down, b.down_ack);
+    }
+    for (unsigned j = 0; j < tree.shape().routers_at(level); ++j) {
+      const BitSerialSwitch& sw = const_cast<BitSerialFatTree&>(tree).node(level, j);
+      const std::string base = prefix + ".level" + std::to_string(level) + "." + switch_name(level, j);
+      for (unsigned port = 0; port < kPorts; ++port) {
+        if (!sw.has_port(port)) continue;
+        const unsigned width = sw.output(port)->width();
+        for (unsigned p = 0; p < width; ++p) {
+          const std::string o = base + ".out_" + port_name(port) + ".p" + std::to_string(p);
+          out.push_back({level, o + ".from_port", 2, [&sw, port, p](Cycle t) { return sw.output_source_port(port, p, t); }});
+          out.push_back({level, o + ".from_path", bits_for(width > 1 ? width - 1 : 1),
+                         [&sw, port, p](Cycle t) { return sw.output_source_path(port, p, t); }});
+        }
+        for (unsigned p = 0; p < sw.input(port)->width(); ++p) {
+          const std::string i = base + ".in_" + port_name(port) + ".p" + std::to_string(p) + ".state";
+          out.push_back({level, i, 3, [&sw, port, p](Cycle t) { return sw.input_state(port, p, t); }});
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void BitSerialFatTree::trace(WaveformTracer& tracer, const std::string& prefix) const {
+  for (auto& s : traced_signals(*this, prefix)) tracer.add(s.name, s.bits, std::move(s.probe));
+}
+
+std::string BitSerialFatTree::gtkwave_save_file(const std::string& prefix, const std::string& vcd_path) const {
+  // The dump file by its base name: GTKWave looks for it beside the save file,
+  // and `gtkwave FILE.vcd FILE.gtkw` names it anyway.
+  const std::string vcd = vcd_path.substr(vcd_path.find_last_of('/') + 1);
+  std::ostringstream g;
+  g << "[*] GTKWave save file for an icnsim bit-serial fat tree (network.type=fattree_bitserial)\n"
+    << "[*] Open with: gtkwave " << vcd << " <this file>\n"
+    << "[*] Groups: one per level; per path valid, bit and ack (reverse wire); per switch output\n"
+    << "[*] path its setting (from_port 0 = free, 1 trunk, 2 branch0, 3 branch1; from_path) and\n"
+    << "[*] per input path its state (0 idle, 1 routing, 3 held, 4 connected, 5 lost).\n"
+    << "[dumpfile] \"" << vcd << "\"\n"
+    << "[timestart] 0\n"
+    << "[size] 1400 900\n"
+    << "[treeopen] SystemC.\n"
+    << "@24\n"
+    << "SystemC.cycle[31:0]\n";
+  unsigned open_level = 0;
+  std::string last_format;
+  for (const auto& s : traced_signals(*this, prefix)) {
+    if (s.level != open_level) {
+      if (open_level != 0) g << "@1000200\n-level " << open_level << "\n";
+      g << "@800200\n-level " << s.level << "\n";
+      open_level = s.level;
+      last_format.clear();
+    }
+    const std::string format = s.bits == 1 ? "@28" : "@24";  // binary / decimal
+    if (format != last_format) g << format << "\n";
+    last_format = format;
+    g << "SystemC." << s.name;
+    if (s.bits > 1) g << "[" << s.bits - 1 << ":0]";
+    g << "\n";
+  }
+  if (open_level != 0) g << "@1000200\n-level " << open_level << "\n";
+  return g.str();
+}
+
+}  // namespace icn::bitserial

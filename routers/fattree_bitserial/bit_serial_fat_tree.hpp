@@ -1,0 +1,111 @@
+// BitSerialFatTree: Ishii's bit-serial binary fat tree elaborated as SystemC
+// modules: one BitSerialSwitch per internal node, one BitSerialNic per
+// processor, and per branch four BitChannels as wide as its capacity: the paths
+// up and their reverse (acknowledge) wires, the paths down and theirs.
+//
+// Timing, fixed by the hardware (one clock per link, one clock per switch for
+// removing a routing bit), measured in clocks from the start of a delivery
+// cycle, when the NICs drive M:
+//   an up-going stream shows M at a level-l switch at clock 2l - 1 and its
+//   routing bit at 2l (the NIC's link, then two clocks per switch);
+//   streams turning at the root decide there at clock 2H, and a descending
+//   stream decides at each level two clocks after the level above it did.
+// Each switch is given the clock at which its trunk streams decide
+// (down_decision); it holds turning streams until then. The delivery cycle ends
+// once the last acknowledge can be home: see delivery_cycle_length().
+#pragma once
+
+#include <systemc>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/bit_channel.hpp"
+#include "models/delivery_cycle.hpp"
+#include "models/engine.hpp"
+#include "models/fat_tree.hpp"
+#include "models/ledger.hpp"
+#include "models/trace.hpp"
+#include "nics/bit_serial_nic.hpp"
+#include "nics/route_stream_generator.hpp"
+#include "routers/fattree_bitserial/bit_serial_switch.hpp"
+
+namespace icn::bitserial {
+
+struct BitSerialOptions {
+  Arbitration arbitration = Arbitration::kRandom;
+  BufferFill buffer_fill = BufferFill::kZero;
+  std::uint64_t seed = 1;
+  // Makes each NIC's stream generators; default: the behavioural generator.
+  std::function<std::unique_ptr<RouteStreamGenerator>(NodeId node)> make_generator;
+};
+
+// Statistics of level l (1..H): the branch between levels l-1 and l and the level-l switches.
+struct BitSerialLevelStats {
+  unsigned level = 0;
+  unsigned capacity = 0;
+  std::uint64_t bits_up = 0, bits_down = 0;  // stream bits driven on the branch's paths
+  std::uint64_t requests_up = 0, requests_down = 0;  // at the level-l switches' outputs
+  std::uint64_t denials_up = 0, denials_down = 0;
+  std::uint64_t ignored_bits = 0;  // buffering bits dropped by streams held at level-l switches
+};
+
+class BitSerialFatTree : public sc_core::sc_module {
+ public:
+  BitSerialFatTree(sc_core::sc_module_name name, const FatTreeShape& shape, BitSerialOptions options,
+                   CycleEngine& engine, TrafficLedger& ledger);
+
+  const FatTreeShape& shape() const { return shape_; }
+  const DeliveryCycleClock& clock() const { return clock_; }
+  BitSerialNic& nic(NodeId node) { return *nics_[node]; }
+  const BitSerialNic& nic(NodeId node) const { return *nics_[node]; }
+  BitSerialSwitch& node(unsigned level, unsigned index) { return *switches_.at(level).at(index); }
+  unsigned switches() const { return shape_.leaves() - 1; }
+
+  // Clock of a delivery cycle at which the level-l switches see the routing
+  // bits of streams coming down their trunk (and release held streams).
+  Cycle down_decision(unsigned level) const { return down_decision_[level]; }
+  // Clocks per delivery cycle (see the .cpp for how it is sized).
+  static Cycle delivery_cycle_length(unsigned height);
+
+  std::vector<BitSerialLevelStats> level_stats() const;
+  const std::vector<DeliveryCycleCounts>& delivery_cycle_counts() const { return counts_; }
+  // Totals over all switches and NICs.
+  SwitchStats switch_totals() const;
+
+  // Waveforms: per path valid+bit and acknowledge, per switch output path its
+  // setting, grouped by level: <prefix>.level<l>.<block>.<port>.p<k>.{valid,bit,ack,...}
+  void trace(WaveformTracer& tracer, const std::string& prefix) const;
+  // A GTKWave save file for the signals trace() adds, grouped by level.
+  std::string gtkwave_save_file(const std::string& prefix, const std::string& vcd_path) const;
+
+  // Every branch as (level, child name, up channel, up ack, down channel, down ack).
+  struct Branch {
+    unsigned level;
+    std::string child;   // "nic3" or "s1_2"
+    std::string parent;  // "s2_1"
+    unsigned side;       // the parent's branch port: 0 or 1
+    BitChannel* up;
+    BitChannel* up_ack;
+    BitChannel* down;
+    BitChannel* down_ack;
+  };
+  const std::vector<Branch>& branches() const { return branches_; }
+
+ private:
+  BitChannel& make_channel(const std::string& name, unsigned width);
+
+  FatTreeShape shape_;
+  DeliveryCycleClock clock_;
+  std::vector<Cycle> down_decision_;
+  std::vector<DeliveryCycleCounts> counts_;
+  std::vector<std::unique_ptr<BitSerialNic>> nics_;
+  std::vector<std::vector<std::unique_ptr<BitSerialSwitch>>> switches_;  // [level][index], level >= 1
+  std::deque<BitChannel> channels_;
+  std::vector<Branch> branches_;
+};
+
+}  // namespace icn::bitserial

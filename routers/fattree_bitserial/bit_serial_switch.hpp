@@ -1,0 +1,146 @@
+// BitSerialSwitch: a three-port node of Ishii's bit-serial fat tree (1985,
+// sections 2 and 4): trunk, branch 0 and branch 1, each a bundle of physical
+// paths in both directions, plus one reverse (acknowledge) wire per path.
+//
+// Every input path runs a small state machine (InputPath):
+//   idle       until a 1 arrives: the message bit M (a stream starts)
+//   routing    the next bit is this switch's routing bit; it picks the exit port
+//              (scheme 1) and is removed: in its clock the switch drives M on the
+//              granted output path, so M stays at the head of the stream
+//   held       a stream turning here (branch to branch) before the streams from
+//              the trunk arrive: its bits are ignored - they are the buffering
+//              bits - until the clock at which trunk streams present their
+//              routing bits (mid-stream buffering, section 2.1.4); then it
+//              competes for its output together with them
+//   connected  a shift-register cell: each bit read goes out on the output
+//              path in the same clock, seen downstream one clock later
+//   lost       denied by a concentrator: its bits are ignored for the rest of
+//              the delivery cycle
+//
+// One clock (tick):
+//   1. reverse wires: an acknowledge bit arriving on an output path goes back
+//      out on the reverse wire of the input path connected to it;
+//   2. every data bit arriving on an input path advances that path's machine;
+//      routing bits become requests to the ConcentratorSwitch of their output;
+//   3. at the down-decision clock, held streams add their requests;
+//   4. each ConcentratorSwitch with requests grants them onto free paths (M is
+//      driven on each granted path) or denies them (lost, counted here).
+// At the first clock of a delivery cycle every setting is cleared.
+//
+// The switch knows two clocks of its level, both fixed by the hardware's timing
+// (one clock per link plus one per routing-bit removal, see BitSerialFatTree):
+// when trunk streams present their routing bits (`down_decision`), and so how
+// long turning streams are held.
+#pragma once
+
+#include <systemc>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/bit_channel.hpp"
+#include "models/delivery_cycle.hpp"
+#include "models/engine.hpp"
+#include "models/routing_bits.hpp"
+#include "routers/fattree_bitserial/concentrator_switch.hpp"
+
+namespace icn::bitserial {
+
+// What one turning stream did at its turning switch (for tests and diagnostics).
+struct TurnRecord {
+  std::uint64_t delivery_cycle = 0;
+  unsigned level = 0;
+  unsigned index = 0;
+  unsigned in_port = 0;
+  unsigned in_path = 0;
+  unsigned ignored = 0;        // bits ignored while held
+  unsigned first_ignored = 0;  // position of the first, counted from M (0) as seen here
+  bool granted = false;
+};
+
+struct SwitchStats {
+  std::uint64_t requests_up = 0, requests_down = 0;
+  std::uint64_t denials_up = 0, denials_down = 0;
+  std::uint64_t ignored_bits = 0;  // buffering bits dropped by held streams
+  std::uint64_t misrouted = 0;     // routing bit pointing at a port that does not exist
+  std::uint64_t stray_acks = 0;    // acknowledge on an unconnected path
+};
+
+class BitSerialSwitch : public sc_core::sc_module, public Clocked {
+ public:
+  struct Params {
+    unsigned level = 1;
+    unsigned index = 0;
+    Cycle down_decision = 0;  // delivery-cycle clock at which trunk streams show their routing bits
+    Arbitration policy = Arbitration::kRandom;
+    std::uint64_t seed = 1;
+    std::string rng_name;  // stable component name for the arbiter's random stream
+  };
+
+  BitSerialSwitch(sc_core::sc_module_name name, Params params, const DeliveryCycleClock& clock);
+
+  // Wires a port: `in` carries streams toward this switch and `in_ack` is its
+  // reverse wire (driven here); `out` carries streams away and `out_ack` is its
+  // reverse wire (read here). The root has no trunk.
+  void connect(unsigned port, BitChannel& in, BitChannel& in_ack, BitChannel& out, BitChannel& out_ack);
+
+  Cycle tick(Cycle now) override;
+  std::string block_name() const override { return name(); }
+
+  unsigned level() const { return params_.level; }
+  unsigned index() const { return params_.index; }
+  Cycle down_decision() const { return params_.down_decision; }
+  bool has_port(unsigned port) const { return out_[port] != nullptr; }
+  const BitChannel* input(unsigned port) const { return in_[port]; }
+  const BitChannel* output(unsigned port) const { return out_[port]; }
+  const ConcentratorSwitch& concentrator(unsigned port) const { return *concentrators_[port]; }
+  const SwitchStats& stats() const { return stats_; }
+
+  // Setting of an output path after the last evaluated clock: 0 unconnected,
+  // else 1 + the input port driving it. For waveforms.
+  unsigned output_source_port(unsigned port, unsigned path, Cycle t) const;
+  unsigned output_source_path(unsigned port, unsigned path, Cycle t) const;
+  // State of an input path (InputPath::Kind) after clock t. For waveforms.
+  unsigned input_state(unsigned port, unsigned path, Cycle t) const;
+
+  // Records every turning stream into `log` (tests); nullptr stops recording.
+  void record_turns(std::vector<TurnRecord>* log) { turn_log_ = log; }
+
+ private:
+  struct InputPath {
+    enum Kind : std::uint8_t { kIdle, kRouting, kRequesting, kHeld, kConnected, kLost };
+    std::uint8_t kind = kIdle;
+    std::uint8_t out_port = 0;
+    std::uint16_t seen = 0;           // bits of the stream read here, M included
+    std::uint16_t ignored = 0;
+    std::uint16_t first_ignored = 0;
+    std::uint32_t out_path = 0;
+  };
+
+  void start_delivery_cycle(std::uint64_t index);
+  void on_bit(unsigned port, unsigned path, bool bit, Cycle now, Cycle phase);
+  void grant(PathRef input, unsigned out_port, unsigned out_path, Cycle now);
+  void deny(PathRef input, unsigned out_port);
+  void log_turn(PathRef input, bool granted);
+  bool current(Cycle t) const { return clock_.index(t) == delivery_cycle_; }
+
+  Params params_;
+  const DeliveryCycleClock& clock_;
+  DeliveryCycleClock::Cursor cursor_;
+  std::array<BitChannel*, kPorts> in_{};
+  std::array<BitChannel*, kPorts> in_ack_{};
+  std::array<BitChannel*, kPorts> out_{};
+  std::array<BitChannel*, kPorts> out_ack_{};
+  std::array<std::vector<InputPath>, kPorts> inputs_;
+  std::array<std::unique_ptr<ConcentratorSwitch>, kPorts> concentrators_;
+  std::vector<PathRef> touched_;  // input paths to clear at the next delivery cycle
+  std::vector<PathRef> held_;
+  std::vector<PathRef> turned_now_;
+  std::uint64_t delivery_cycle_ = ~std::uint64_t{0};
+  SwitchStats stats_;
+  std::vector<TurnRecord>* turn_log_ = nullptr;
+};
+
+}  // namespace icn::bitserial

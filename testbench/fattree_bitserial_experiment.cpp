@@ -1,0 +1,403 @@
+#include "testbench/fattree_bitserial_experiment.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <memory>
+#include <sstream>
+
+#include "models/fat_tree.hpp"
+#include "models/ledger.hpp"
+#include "models/load_factor.hpp"
+#include "models/rng.hpp"
+#include "routers/fattree_bitserial/bit_serial_fat_tree.hpp"
+#include "testbench/greedy_processor.hpp"
+#include "testbench/message_sets.hpp"
+
+namespace icn {
+
+namespace {
+
+using bitserial::Arbitration;
+using bitserial::BufferFill;
+
+constexpr std::int64_t kMaxProcessors = 65536;
+
+std::vector<ParamSpec> network_params() {
+  return {
+      {"network.processors", "16", "a power of two, 2..65536", "processors n at the leaves"},
+      {"network.capacities", "doubling", "constant|doubling|cbft|ebft|[c1,...,c_log n], non-decreasing, >= 1",
+       "paths per direction of the channel between levels l-1 and l: constant = all 1 (cbft), doubling = 2^(l-1) (ebft)"},
+      {"network.arbitration", "random", "random|trunk_priority",
+       "concentrator switches: uniformly random grants, or streams from the trunk first"},
+      {"network.buffer_fill", "zero", "zero|turn_bit",
+       "value of buffering bits (ignored by switches): all 0, or the last repeats the turning bit (figures 6-8)"},
+  };
+}
+
+std::vector<ParamSpec> traffic_params() {
+  return {
+      {"traffic.pattern", "permutation", "permutation|random|all_to_one|pairs", "the message set M"},
+      {"traffic.load_factor", "2", "a number with 1/c_1 <= X <= the tree's largest possible load factor",
+       "random: keep random pairs while every channel stays at load <= floor(X cap(c))"},
+      {"traffic.root", "0", "0..n-1", "all_to_one: the processor every other one sends to"},
+      {"traffic.pairs", "[]", "a list of [source, destination] pairs, 0..n-1, source != destination",
+       "pairs: the message set; a pair listed k times is k messages"},
+  };
+}
+
+struct BitSerialSetup : ExperimentSetup {
+  unsigned height = 0;
+  std::vector<unsigned> capacities;
+  std::string capacity_label;
+  Arbitration arbitration = Arbitration::kRandom;
+  BufferFill fill = BufferFill::kZero;
+  std::string pattern;
+  std::string traffic_label;
+  double load_factor_target = 0;
+  NodeId root = 0;
+  std::vector<SourceDestination> pairs;
+
+  std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
+};
+
+std::string format_number(double x) {
+  std::ostringstream s;
+  s << std::setprecision(6) << x;
+  return s.str();
+}
+
+std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
+  auto setup = std::make_unique<BitSerialSetup>();
+  cfg.declare(network_params());
+  const std::int64_t n = cfg.integer("network.processors", 2, kMaxProcessors);
+  if ((n & (n - 1)) != 0) cfg.fail("network.processors", "must be a power of two, 2..65536");
+  while ((std::int64_t{1} << setup->height) < n) ++setup->height;
+
+  const YAML::Node caps = cfg.node("network.capacities");
+  const std::vector<std::string> presets{"constant", "doubling", "cbft", "ebft"};
+  if (caps.IsScalar() && std::find(presets.begin(), presets.end(), caps.Scalar()) != presets.end()) {
+    const bool constant = caps.Scalar() == "constant" || caps.Scalar() == "cbft";
+    setup->capacities = capacity_preset(constant ? "cbft" : "ebft", setup->height);
+    setup->capacity_label = constant ? "constant" : "doubling";
+  } else if (caps.IsSequence()) {
+    const auto list = cfg.integer_list("network.capacities", -(1ll << 40), 1ll << 40);
+    const std::string problem = capacity_list_problem(list, setup->height);
+    if (!problem.empty()) cfg.fail("network.capacities", problem);
+    for (auto c : list) setup->capacities.push_back(static_cast<unsigned>(c));
+    setup->capacity_label = "[";
+    for (std::size_t i = 0; i < list.size(); ++i) setup->capacity_label += (i ? "," : "") + std::to_string(list[i]);
+    setup->capacity_label += "]";
+  } else {
+    cfg.fail("network.capacities",
+             "expected constant, doubling, cbft, ebft or a list [c1,...,c_log n] of non-decreasing integers >= 1");
+  }
+  setup->arbitration = cfg.choice("network.arbitration", {"random", "trunk_priority"}) == "random"
+                           ? Arbitration::kRandom
+                           : Arbitration::kTrunkPriority;
+  setup->fill = cfg.choice("network.buffer_fill", {"zero", "turn_bit"}) == "zero" ? BufferFill::kZero
+                                                                                    : BufferFill::kTurnBit;
+
+  const auto t = traffic_params();
+  cfg.declare({t[0]});
+  setup->pattern = cfg.choice("traffic.pattern", {"permutation", "random", "all_to_one", "pairs"});
+  const FatTreeShape shape(setup->height, setup->capacities);
+  if (setup->pattern == "random") {
+    cfg.declare({t[1]});
+    const double x = cfg.real("traffic.load_factor", 1e-9, 1e12);
+    const double lo = 1.0 / setup->capacities[0];
+    const double hi = max_load_factor(shape);
+    if (x < lo - 1e-12 || x > hi + 1e-9) {
+      cfg.fail("traffic.load_factor", "impossible on this tree: allowed " + format_number(lo) + " (1/c_1) .. " +
+                                          format_number(hi) + " (the load factor of all n(n-1) pairs)");
+    }
+    setup->load_factor_target = x;
+    setup->traffic_label = "random X=" + format_number(x);
+  } else {
+    cfg.declare_unused("traffic.load_factor", "applies only to traffic.pattern=random");
+  }
+  if (setup->pattern == "all_to_one") {
+    cfg.declare({t[2]});
+    setup->root = static_cast<NodeId>(cfg.integer("traffic.root", 0, n - 1));
+    setup->traffic_label = "all_to_one " + std::to_string(setup->root);
+  } else {
+    cfg.declare_unused("traffic.root", "applies only to traffic.pattern=all_to_one");
+  }
+  if (setup->pattern == "pairs") {
+    cfg.declare({t[3]});
+    const YAML::Node list = cfg.node("traffic.pairs");
+    const std::string form = "expected a list of [source, destination] pairs with 0 <= source, destination < " +
+                             std::to_string(n) + " and source != destination";
+    if (!list.IsSequence() || list.size() == 0) cfg.fail("traffic.pairs", form + " (at least one)");
+    std::map<std::pair<NodeId, NodeId>, std::uint32_t> repeats;
+    for (const auto& item : list) {
+      std::int64_t v[2];
+      bool ok = item.IsSequence() && item.size() == 2;
+      for (std::size_t i = 0; ok && i < 2; ++i) {
+        ok = item[i].IsScalar();
+        if (ok) {
+          try {
+            v[i] = item[i].as<std::int64_t>();
+          } catch (const YAML::Exception&) {
+            ok = false;
+          }
+        }
+        ok = ok && v[i] >= 0 && v[i] < n;
+      }
+      ok = ok && v[0] != v[1];
+      if (!ok) cfg.fail("traffic.pairs", form);
+      const SourceDestination p{static_cast<NodeId>(v[0]), static_cast<NodeId>(v[1])};
+      if (++repeats[{p.src, p.dst}] > (1u << 16))
+        cfg.fail("traffic.pairs", "a pair may be listed at most 65536 times (16-bit sequence numbers)");
+      setup->pairs.push_back(p);
+    }
+    setup->traffic_label = "pairs (" + std::to_string(setup->pairs.size()) + ")";
+  } else {
+    cfg.declare_unused("traffic.pairs", "applies only to traffic.pattern=pairs");
+  }
+  if (setup->pattern == "permutation") setup->traffic_label = "permutation";
+  return setup;
+}
+
+class FatTreeBitSerialExperiment : public Experiment {
+ public:
+  FatTreeBitSerialExperiment(sc_core::sc_module_name name, const BitSerialSetup& setup, const RunContext& ctx)
+      : Experiment(name),
+        setup_(setup),
+        engine_("engine", ctx.engine),
+        shape_(setup.height, setup.capacities),
+        messages_(make_messages(setup, shape_, ctx.seed)),
+        load_(load_factor(shape_, pairs_of(messages_))),
+        network_("net", shape_, options(setup, ctx), engine_, ledger_),
+        receipts_(shape_.leaves(), messages_) {
+    engine_.set_in_flight_probe([this] { return static_cast<std::size_t>(outstanding_); });
+    const std::uint64_t content_key = mix64(ctx.seed, 0x1c5e);
+    std::vector<std::vector<Message>> outgoing(shape_.leaves());
+    for (const Message& m : messages_) outgoing[m.src].push_back(m);
+    for (NodeId k = 0; k < shape_.leaves(); ++k) {
+      bitserial::BitSerialNic& nic = network_.nic(k);
+      GreedyProcessor::Params p{k, content_key, nic.streams_at_once()};
+      processors_.push_back(std::make_unique<GreedyProcessor>(
+          ("pe" + std::to_string(k)).c_str(), p, std::move(outgoing[k]), receipts_, network_.clock(),
+          Rng(ctx.seed, "fattree_bitserial.pe" + std::to_string(k)), ledger_));
+      GreedyProcessor& pe = *processors_.back();
+      pe.socket.bind(nic.socket);
+      nic.set_sink(pe);
+      nic.set_report_sink(pe);
+      pe.share_outstanding(outstanding_);
+      engine_.add(pe);
+      pe.start();
+    }
+    if (ctx.tracer != nullptr) {
+      network_.trace(*ctx.tracer, std::string(this->name()));
+      std::string gtkw = ctx.tracer->path();
+      gtkw.replace(gtkw.size() - 4, 4, ".gtkw");
+      std::ofstream(gtkw) << network_.gtkwave_save_file(this->name(), ctx.tracer->path());
+    }
+  }
+
+  CycleEngine& engine() override { return engine_; }
+  std::uint64_t routers() const override { return network_.switches(); }
+
+  std::size_t in_flight() const {
+    std::size_t held = 0;
+    for (const auto& pe : processors_) held += pe->unsent();
+    for (NodeId k = 0; k < shape_.leaves(); ++k) held += network_.nic(k).active_streams();
+    return held;
+  }
+
+  Cycle completion() const {
+    Cycle last = 0;
+    for (const auto& pe : processors_) last = std::max(last, pe->check().last_arrival);
+    return last;
+  }
+
+  std::uint64_t delivery_cycles() const {
+    const auto& counts = network_.delivery_cycle_counts();
+    std::uint64_t used = 0;
+    for (std::size_t i = 0; i < counts.size(); ++i)
+      if (counts[i].sent > 0) used = i + 1;
+    return used;
+  }
+
+  std::string verification_problem() const {
+    for (const auto& pe : processors_) {
+      const ReceiptCheck& c = pe->check();
+      if (c.ok()) continue;
+      if (!c.first_problem.empty()) return c.first_problem;
+      return std::string(pe->name()) + " received " + std::to_string(c.received) + " of " +
+             std::to_string(c.expected) + " expected messages";
+    }
+    return "";
+  }
+
+  // Hardware protocol faults: things a correct network never does.
+  std::string protocol_problem() const {
+    const bitserial::SwitchStats s = network_.switch_totals();
+    std::uint64_t overlong = 0, truncated = 0, stray = 0, partial = 0, bad_reports = 0;
+    for (NodeId k = 0; k < shape_.leaves(); ++k) {
+      const auto& nic = network_.nic(k);
+      overlong += nic.overlong_streams();
+      truncated += nic.truncated_streams();
+      stray += nic.stray_acks();
+      partial += nic.partial_receptions();
+    }
+    for (const auto& pe : processors_) bad_reports += pe->bad_reports();
+    std::string why;
+    auto add = [&](std::uint64_t count, const std::string& what) {
+      if (count == 0) return;
+      if (!why.empty()) why += "; ";
+      why += std::to_string(count) + " " + what;
+    };
+    add(s.misrouted, "stream(s) steered to a port that does not exist");
+    add(s.stray_acks + stray, "acknowledge(s) on a path no stream used");
+    add(overlong, "generator stream(s) longer than any route");
+    add(truncated + partial, "stream(s) cut off before their last message bit");
+    add(bad_reports, "delivery report(s) for no message in flight");
+    if (s.denials_up + s.denials_down + s.misrouted + overlong != ledger_.lost) {
+      add(1, "mismatch: switches denied " + std::to_string(s.denials_up + s.denials_down) +
+                 " stream(s) but NICs reported " + std::to_string(ledger_.lost) + " lost");
+    }
+    return why;
+  }
+
+  std::string problem() const override {
+    const RunOutcome& outcome = engine_.outcome();
+    if (outcome.status != RunOutcome::Status::kCompleted) return outcome.diagnostic;
+    const std::string books = ledger_.check(in_flight());
+    if (!books.empty()) return books;
+    const std::string protocol = protocol_problem();
+    if (!protocol.empty()) return protocol;
+    return verification_problem();
+  }
+
+  void write_results(nlohmann::ordered_json& out) const override {
+    const Cycle cycles = completion();
+    const std::uint64_t dcs = delivery_cycles();
+    const bitserial::SwitchStats s = network_.switch_totals();
+    const std::uint64_t lower = static_cast<std::uint64_t>((load_.load + load_.capacity - 1) / load_.capacity);
+    nlohmann::ordered_json r;
+    r["status"] = to_string(engine_.outcome().status);
+    r["delivery_cycles"] = dcs;
+    r["load_factor"] = load_.value();
+    r["load_factor_exact"] = {{"load", load_.load}, {"capacity", load_.capacity}, {"channel", load_.where()}};
+    r["cycles"] = cycles;
+    r["delivery_cycle_length"] = network_.clock().length();
+    r["verified"] = engine_.outcome().status == RunOutcome::Status::kCompleted && verification_problem().empty();
+    const std::string books = ledger_.check(in_flight());
+    const std::string protocol = protocol_problem();
+    r["conservation"] = books.empty() && protocol.empty() ? "ok" : (books.empty() ? protocol : books);
+    r["messages"] = {{"message_set", messages_.size()},
+                     {"sent", ledger_.injected},
+                     {"delivered", ledger_.delivered},
+                     {"lost", ledger_.lost},
+                     {"retried", ledger_.retried}};
+    r["switch_denials"] = {{"up", s.denials_up}, {"down", s.denials_down}};
+    r["expected"] = {{"lower_bound", lower},
+                     {"lower_bound_source", "Ishii 1985, section 4.2: no partition of M has fewer than lambda(FT,M) subsets"},
+                     {"meets_lower_bound", dcs >= lower}};
+    const std::string why = problem();
+    if (!why.empty()) r["problem"] = why;
+    if (!engine_.outcome().held.empty()) {
+      nlohmann::ordered_json held = nlohmann::ordered_json::array();
+      for (const auto& h : engine_.outcome().held)
+        held.push_back({{"location", h.location}, {"count", h.packets}, {"head", h.head}, {"since", h.since}});
+      r["held"] = held;
+    }
+    out["result"] = r;
+
+    nlohmann::ordered_json per_dc = nlohmann::ordered_json::array();
+    for (const auto& c : network_.delivery_cycle_counts())
+      per_dc.push_back({{"sent", c.sent}, {"delivered", c.delivered}, {"lost", c.lost}});
+    out["delivery_cycle_log"] = per_dc;
+
+    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    for (const auto& l : network_.level_stats()) {
+      const std::uint64_t max_load = load_.max_load_per_level[l.level - 1];
+      levels.push_back({{"level", l.level},
+                        {"capacity", l.capacity},
+                        {"max_load", max_load},
+                        {"load_factor", static_cast<double>(max_load) / l.capacity},
+                        {"down_decision_clock", network_.down_decision(l.level)},
+                        {"requests_up", l.requests_up},
+                        {"requests_down", l.requests_down},
+                        {"denials_up", l.denials_up},
+                        {"denials_down", l.denials_down},
+                        {"ignored_bits", l.ignored_bits},
+                        {"bits_up", l.bits_up},
+                        {"bits_down", l.bits_down}});
+    }
+    out["levels"] = levels;
+    Cycle arrival = 0, ack = 0;
+    for (NodeId k = 0; k < shape_.leaves(); ++k) {
+      arrival = std::max(arrival, network_.nic(k).last_arrival_phase());
+      ack = std::max(ack, network_.nic(k).last_ack_phase());
+    }
+    out["timing"] = {{"delivery_cycle_length", network_.clock().length()},
+                     {"message_bits", bitserial::BitSerialNic::message_bits(shape_.height())},
+                     {"last_message_bit_clock", arrival},
+                     {"last_acknowledge_clock", ack}};
+  }
+
+  std::vector<std::string> table_header() const override {
+    return {"network", "traffic", "messages", "lambda(FT,M)", "delivery cycles", "cycles", "lost", "verified"};
+  }
+
+  std::vector<std::string> table_row() const override {
+    return {"bit-serial " + setup_.capacity_label + " n=" + std::to_string(shape_.leaves()),
+            setup_.traffic_label,
+            std::to_string(messages_.size()),
+            format_number(load_.value()),
+            std::to_string(delivery_cycles()),
+            std::to_string(completion()),
+            std::to_string(ledger_.lost),
+            problem().empty() ? "yes" : "NO"};
+  }
+
+ private:
+  static std::vector<Message> make_messages(const BitSerialSetup& s, const FatTreeShape& shape, std::uint64_t seed) {
+    Rng rng(seed, "fattree_bitserial.traffic");
+    if (s.pattern == "permutation") return permutation_messages(shape.leaves(), rng);
+    if (s.pattern == "random") return random_messages_at_load(shape, s.load_factor_target, rng);
+    if (s.pattern == "all_to_one") return all_to_one_messages(shape.leaves(), s.root);
+    return listed_messages(s.pairs);
+  }
+
+  static bitserial::BitSerialOptions options(const BitSerialSetup& s, const RunContext& ctx) {
+    bitserial::BitSerialOptions o;
+    o.arbitration = s.arbitration;
+    o.buffer_fill = s.fill;
+    o.seed = ctx.seed;
+    return o;
+  }
+
+  const BitSerialSetup setup_;
+  TrafficLedger ledger_;
+  CycleEngine engine_;
+  FatTreeShape shape_;
+  std::vector<Message> messages_;
+  LoadFactor load_;
+  bitserial::BitSerialFatTree network_;
+  MessageSetReceiptPlan receipts_;
+  std::vector<std::unique_ptr<GreedyProcessor>> processors_;
+  std::uint64_t outstanding_ = 0;  // messages not yet reported delivered
+};
+
+std::unique_ptr<Experiment> BitSerialSetup::elaborate(const std::string& name, const RunContext& ctx) {
+  return std::make_unique<FatTreeBitSerialExperiment>(name.c_str(), *this, ctx);
+}
+
+}  // namespace
+
+NetworkKind fattree_bitserial_kind() {
+  NetworkKind kind;
+  kind.type = "fattree_bitserial";
+  kind.summary = "Ishii's bit-serial binary fat tree: routing-bit streams, concentrator switches, greedy routing";
+  kind.params = [] {
+    return std::vector<ParamGroup>{{"network", network_params()}, {"traffic", traffic_params()}};
+  };
+  kind.configure = configure;
+  return kind;
+}
+
+}  // namespace icn
