@@ -119,10 +119,11 @@ void BitSerialNic::finish(StreamTransmitter& t, bool delivered, Cycle now) {
 
 void BitSerialNic::transmit(StreamTransmitter& t, unsigned path, Cycle now) {
   if (t.state == StreamTransmitter::kLoaded) {
-    t.generator->load(params_.node, t.dst);  // the load edge; the next output is M
+    t.generator->load(params_.node, t.dst);  // the load edge; the next clock's output is M
     t.state = StreamTransmitter::kRouting;
     if (counts_.size() <= t.delivery_cycle) counts_.resize(t.delivery_cycle + 1);
     ++counts_[t.delivery_cycle].sent;
+    return;  // nothing on the path in the load clock
   }
   if (t.state == StreamTransmitter::kRouting) {
     const StreamBit b = t.generator->next_bit();
@@ -181,7 +182,7 @@ void BitSerialNic::receive_bit(unsigned path, bool bit, Cycle now) {
     d.seq = seq;
     d.payload = payload;
     d.payload_len = kPayloadBytes;
-    d.injected = cursor_.start();
+    d.injected = cursor_.start() + kFirstDrivePhase;
     d.arrived = now - 1;  // the last bit crossed the link in the previous clock
     d.hops = static_cast<std::uint16_t>(src == params_.node ? 0 : 2 * turn_height(src, params_.node));
     sink_->deliver(d);

@@ -12,7 +12,7 @@
 // Network side, per physical path:
 //   StreamTransmitter  at the first clock of the delivery cycle loads its
 //                      RouteStreamGenerator with (this node, destination) and
-//                      drives one bit per clock: the generator's M, routing and
+//                      from the next clock drives one bit per clock: the generator's M, routing and
 //                      buffering bits, then the message bits. It then waits for
 //                      the acknowledge on the path's reverse wire; none by the
 //                      last clock of the delivery cycle means the stream was lost.
@@ -58,6 +58,12 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
  public:
   static constexpr unsigned kSeqBits = 16;
   static constexpr unsigned kPayloadBytes = 8;
+  // Clock 0 of a delivery cycle is the generators' load edge (section 3.4: the
+  // addresses are loaded, then shifted out); M is driven from clock 1. A
+  // clocked generator (the Verilated RTL) cannot answer in its load clock, so
+  // the behavioural one keeps the same timing and the two are interchangeable
+  // cycle for cycle.
+  static constexpr Cycle kFirstDrivePhase = 1;
   static constexpr unsigned kPayloadBits = 8 * kPayloadBytes;
   static unsigned message_bits(unsigned height) { return height + kSeqBits + kPayloadBits; }
 

@@ -13,6 +13,9 @@
 #include "routers/fattree_bitserial/bit_serial_fat_tree.hpp"
 #include "testbench/greedy_processor.hpp"
 #include "testbench/message_sets.hpp"
+#ifdef ICNSIM_HAVE_RTL
+#include "nics/rtl_route_stream_generator.hpp"
+#endif
 
 namespace icn {
 
@@ -35,6 +38,14 @@ std::vector<ParamSpec> network_params() {
   };
 }
 
+std::vector<ParamSpec> nic_params() {
+  return {
+      {"nic.generator", "behavioral", "behavioral|rtl",
+       "routing-bit stream generator in every NIC: the behavioural C++ model, or the Verilated RTL of "
+       "rtl/route_stream (co-simulated; the results are identical)"},
+  };
+}
+
 std::vector<ParamSpec> traffic_params() {
   return {
       {"traffic.pattern", "permutation", "permutation|random|all_to_one|pairs", "the message set M"},
@@ -52,6 +63,7 @@ struct BitSerialSetup : ExperimentSetup {
   std::string capacity_label;
   Arbitration arbitration = Arbitration::kRandom;
   BufferFill fill = BufferFill::kZero;
+  bool rtl_generator = false;
   std::string pattern;
   std::string traffic_label;
   double load_factor_target = 0;
@@ -97,6 +109,17 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
                            : Arbitration::kTrunkPriority;
   setup->fill = cfg.choice("network.buffer_fill", {"zero", "turn_bit"}) == "zero" ? BufferFill::kZero
                                                                                     : BufferFill::kTurnBit;
+
+  cfg.declare(nic_params());
+  setup->rtl_generator = cfg.choice("nic.generator", {"behavioral", "rtl"}) == "rtl";
+#ifdef ICNSIM_HAVE_RTL
+  if (setup->rtl_generator && setup->height > bitserial::RtlRouteStreamGenerator::max_height()) {
+    cfg.fail("nic.generator", "the RTL generator was verilated for trees of up to 2^" +
+                                  std::to_string(bitserial::RtlRouteStreamGenerator::max_height()) + " processors");
+  }
+#else
+  if (setup->rtl_generator) cfg.fail("nic.generator", "this build has no RTL (configure with -DICNSIM_RTL=ON; needs verilator)");
+#endif
 
   const auto t = traffic_params();
   cfg.declare({t[0]});
@@ -168,7 +191,8 @@ class FatTreeBitSerialExperiment : public Experiment {
         shape_(setup.height, setup.capacities),
         messages_(make_messages(setup, shape_, ctx.seed)),
         load_(load_factor(shape_, pairs_of(messages_))),
-        network_("net", shape_, options(setup, ctx), engine_, ledger_),
+        rtl_(setup, ctx, engine_),
+        network_("net", shape_, options(setup, ctx, rtl_), engine_, ledger_),
         receipts_(shape_.leaves(), messages_) {
     engine_.set_in_flight_probe([this] { return static_cast<std::size_t>(outstanding_); });
     const std::uint64_t content_key = mix64(ctx.seed, 0x1c5e);
@@ -363,11 +387,44 @@ class FatTreeBitSerialExperiment : public Experiment {
     return listed_messages(s.pairs);
   }
 
-  static bitserial::BitSerialOptions options(const BitSerialSetup& s, const RunContext& ctx) {
+  // With nic.generator=rtl: the RTL's clock, its waveform beside the SystemC
+  // one (FILE.rtl.vcd for --vcd FILE), and every NIC's Verilated generators.
+  struct RtlGenerators {
+#ifdef ICNSIM_HAVE_RTL
+    std::unique_ptr<bitserial::RtlClock> clock;
+    std::unique_ptr<bitserial::RtlWaveform> waveform;
+#endif
+    RtlGenerators(const BitSerialSetup& s, const RunContext& ctx, const CycleEngine& engine) {
+#ifdef ICNSIM_HAVE_RTL
+      if (!s.rtl_generator) return;
+      clock = std::make_unique<bitserial::RtlClock>("rtl_clock", engine);
+      if (ctx.tracer != nullptr) {
+        std::string path = ctx.tracer->path();
+        path.replace(path.size() - 4, 4, ".rtl.vcd");
+        waveform = std::make_unique<bitserial::RtlWaveform>("rtl_waveform", path);
+      }
+#endif
+    }
+  };
+
+  static bitserial::BitSerialOptions options(const BitSerialSetup& s, const RunContext& ctx, RtlGenerators& rtl) {
     bitserial::BitSerialOptions o;
     o.arbitration = s.arbitration;
     o.buffer_fill = s.fill;
     o.seed = ctx.seed;
+#ifdef ICNSIM_HAVE_RTL
+    if (s.rtl_generator) {
+      const unsigned height = s.height;
+      const BufferFill fill = s.fill;
+      o.make_generator = [&rtl, height, fill](NodeId node) {
+        const std::string name = "nic" + std::to_string(node) + "_route_stream_generator";
+        auto g = std::make_unique<bitserial::RtlRouteStreamGenerator>(sc_core::sc_gen_unique_name(name.c_str()),
+                                                                      height, fill, *rtl.clock);
+        if (rtl.waveform) rtl.waveform->add(*g);
+        return g;
+      };
+    }
+#endif
     return o;
   }
 
@@ -377,6 +434,7 @@ class FatTreeBitSerialExperiment : public Experiment {
   FatTreeShape shape_;
   std::vector<Message> messages_;
   LoadFactor load_;
+  RtlGenerators rtl_;
   bitserial::BitSerialFatTree network_;
   MessageSetReceiptPlan receipts_;
   std::vector<std::unique_ptr<GreedyProcessor>> processors_;
@@ -394,7 +452,7 @@ NetworkKind fattree_bitserial_kind() {
   kind.type = "fattree_bitserial";
   kind.summary = "Ishii's bit-serial binary fat tree: routing-bit streams, concentrator switches, greedy routing";
   kind.params = [] {
-    return std::vector<ParamGroup>{{"network", network_params()}, {"traffic", traffic_params()}};
+    return std::vector<ParamGroup>{{"network", network_params()}, {"nic", nic_params()}, {"traffic", traffic_params()}};
   };
   kind.configure = configure;
   return kind;

@@ -10,7 +10,8 @@ std::string switch_name(unsigned level, unsigned index) {
   return "s" + std::to_string(level) + "_" + std::to_string(index);
 }
 
-// Delivery-cycle clocks at which level-l switches see routing bits: an up-going
+// Delivery-cycle clocks at which level-l switches see routing bits: NICs drive
+// M at clock kFirstDrivePhase (after the generators' load clock), an up-going
 // stream's M reaches level 1 one clock after the NIC drives it, and every switch
 // adds two clocks (it drives M in place of the routing bit it removes, a clock
 // after reading M; the link adds one), so its routing bit is read at
@@ -18,7 +19,7 @@ std::string switch_name(unsigned level, unsigned index) {
 // a descending stream reaches each level two clocks after the level above.
 std::vector<Cycle> down_decisions(unsigned height) {
   std::vector<Cycle> up(height + 1, 0), down(height + 1, 0);
-  up[1] = 2;  // M read at clock 1, routing bit at 2
+  up[1] = BitSerialNic::kFirstDrivePhase + 2;  // M read one clock after it is driven, routing bit the next
   for (unsigned l = 2; l <= height; ++l) up[l] = up[l - 1] + 2;
   down[height] = up[height];
   for (unsigned l = height - 1; l >= 1; --l) down[l] = down[l + 1] + 2;

@@ -285,9 +285,10 @@ TEST(Ishii, EveryPairAloneArrivesIntactAtTheSameClock) {
       EXPECT_EQ(got.src, p.src);
       EXPECT_EQ(got.dst, p.dst);
       EXPECT_EQ(got.payload, BitSerialBench::content(p.src, p.dst, 0));
-      // M read 1 + (4H-2) clocks after the NIC drove it; the message bits follow.
+      // M read 1 + (4H-2) clocks after the NIC drove it (after its generator's
+      // load clock); the message bits follow.
       const Cycle m_read = got.arrived + 1 - P;
-      EXPECT_EQ(m_read - start, 1 + (4 * H - 2)) << p.src << "->" << p.dst;
+      EXPECT_EQ(m_read - (start + bitserial::BitSerialNic::kFirstDrivePhase), 1 + (4 * H - 2)) << p.src << "->" << p.dst;
       EXPECT_TRUE(b.reports[r].delivered);
       EXPECT_EQ(b.reports[r].dst, p.dst);
       // The acknowledge retraces the path, one clock per link (2h links).
