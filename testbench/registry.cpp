@@ -1,12 +1,15 @@
 // The network families icnsim knows. A new family adds its kind here.
 #include "testbench/experiment.hpp"
 #include "testbench/fattree_packet_experiment.hpp"
+#include "testbench/ibt_experiment.hpp"
 
 namespace icn {
 
 const std::vector<NetworkKind>& network_kinds() {
   static const std::vector<NetworkKind> kinds{
       fattree_packet_kind(),
+      torus_kind(),
+      ibt_kind(),
   };
   return kinds;
 }
