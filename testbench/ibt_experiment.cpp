@@ -393,7 +393,8 @@ class IbtExperiment : public Experiment {
     nlohmann::ordered_json trials = nlohmann::ordered_json::array();
     for (const auto& t : trials_) {
       trials.push_back({{"patterns", t->plan().patterns}, {"split", t->plan().split}, {"cycles", t->cycles()},
-                        {"verified", t->verification_problem().empty()}});
+                        {"verified", t->verification_problem().empty()}, {"transfers", t->network().transfers()},
+                        {"duplicates", t->network().duplicates()}});
     }
     bc["trials"] = trials;
     out["broadcast"] = bc;
@@ -413,13 +414,10 @@ class IbtExperiment : public Experiment {
       bypass_by_cycle.push_back(bp);
       utilisation_by_cycle.push_back(static_cast<double>(a + bp) / static_cast<double>(directed));
     }
-    std::uint64_t all_transfers = 0;
-    for (auto v : torus) all_transfers += v;
-    for (auto v : bypass) all_transfers += v;
     nlohmann::ordered_json links;
     links["directed_links"] = directed;
     links["directed_bypass_links"] = bypass_links;
-    links["transfers"] = all_transfers;
+    links["transfers"] = net.transfers();
     links["duplicates_discarded"] = net.duplicates();
     links["utilisation"] = cycles > 0 ? static_cast<double>(transfers) / (static_cast<double>(directed) * cycles) : 0.0;
     links["utilisation_by_cycle"] = utilisation_by_cycle;

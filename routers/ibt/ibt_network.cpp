@@ -25,15 +25,19 @@ IbtNetwork::IbtNetwork(sc_core::sc_module_name name, const IbtTopology& topology
     engine.add(*routers_.back());
   }
   // One link latency: a packet sent in cycle t is seen by the neighbour in t + 1 (one step).
+  // The link leaving x on port q arrives at its neighbour y on port q^1; it is
+  // named after its sender ("<x>.<port>"), stored after its receiver.
   links_.reserve(static_cast<std::size_t>(nodes) * ports_);
-  for (NodeId x = 0; x < nodes; ++x) {
-    for (unsigned q = 0; q < ports_; ++q) links_.emplace_back(std::to_string(x) + "." + topology_.port_name(q), 1, 1);
+  for (NodeId y = 0; y < nodes; ++y) {
+    for (unsigned q = 0; q < ports_; ++q) {
+      const NodeId x = topology_.neighbour(y, q);
+      links_.emplace_back(std::to_string(x) + "." + topology_.port_name(q ^ 1u), 1, 1);
+    }
   }
-  // The link leaving x on port q arrives at its neighbour y on port q^1.
   for (NodeId x = 0; x < nodes; ++x) {
     for (unsigned q = 0; q < ports_; ++q) {
       const NodeId y = topology_.neighbour(x, q);
-      routers_[x]->connect(q, link(y, q ^ 1u), link(x, q), routers_[y]->holdings());
+      routers_[x]->connect(q, links_[into(x, q)], links_[into(y, q ^ 1u)], routers_[y]->holdings());
     }
   }
 }
@@ -54,6 +58,13 @@ Channel* IbtNetwork::link_named(const std::string& name) {
 
 std::uint64_t IbtNetwork::bypass_links() const {
   return topology_.has_bypass() ? 2ull * topology_.nodes() : 0;
+}
+
+std::uint64_t IbtNetwork::transfers() const {
+  std::uint64_t sum = 0;
+  for (auto v : shared_.activity.torus()) sum += v;
+  for (auto v : shared_.activity.bypass()) sum += v;
+  return sum;
 }
 
 std::vector<PortStats> IbtNetwork::port_stats() const {

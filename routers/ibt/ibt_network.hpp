@@ -37,15 +37,16 @@ class IbtNetwork : public sc_core::sc_module {
   const IbtRouter& router(NodeId node) const { return *routers_[node]; }
 
   // The channel leaving `node` on `port`.
-  Channel& link(NodeId node, unsigned port) { return links_[static_cast<std::size_t>(node) * ports_ + port]; }
+  Channel& link(NodeId node, unsigned port) { return links_[into(topology_.neighbour(node, port), port ^ 1u)]; }
   const Channel& link(NodeId node, unsigned port) const {
-    return links_[static_cast<std::size_t>(node) * ports_ + port];
+    return links_[into(topology_.neighbour(node, port), port ^ 1u)];
   }
   // Parses "<node id>.<port name>" (e.g. "5.x+"); nullptr if no such channel.
   Channel* link_named(const std::string& name);
 
   const LinkActivity& activity() const { return shared_.activity; }
   std::uint64_t duplicates() const { return shared_.duplicates; }
+  std::uint64_t transfers() const;  // link transfers over the whole run
   std::uint64_t directed_links() const { return links_.size(); }
   std::uint64_t bypass_links() const;  // directed bypass links
   std::vector<PortStats> port_stats() const;
@@ -58,6 +59,10 @@ class IbtNetwork : public sc_core::sc_module {
   const IbtTopology& topology_;
   unsigned ports_;
   RouterShared shared_;
+  // Index of the channel arriving at `node` on `port`: a router's input
+  // channels are adjacent in memory, which is what it reads every cycle.
+  std::size_t into(NodeId node, unsigned port) const { return static_cast<std::size_t>(node) * ports_ + port; }
+
   std::vector<std::unique_ptr<IbtRouter>> routers_;
   std::vector<Channel> links_;
 };

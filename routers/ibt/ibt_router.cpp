@@ -129,8 +129,7 @@ Cycle IbtRouter::tick(Cycle now) {
   for (unsigned q = 0; q < ports_count_; ++q) {
     Port& port = ports_[q];
     if (!port.out.connected()) continue;
-    port.out.candidates(now, w, candidates);
-    if (!any(candidates, w)) {
+    if (!port.out.candidates(now, w, candidates)) {
       port.out.note_backlog(0);
       port.waiting_since = kNever;
       continue;

@@ -38,10 +38,16 @@ class OutputPort {
 
   void make_eligible(unsigned p) { set(eligible_, p); }
 
-  // Candidates for cycle t into `out` (W words).
-  void candidates(Cycle t, unsigned words, Word* out) const {
+  // Candidates for cycle t into `out` (W words); false if there are none. The
+  // neighbour's status is read only when something is eligible and unsent.
+  bool candidates(Cycle t, unsigned words, Word* out) const {
+    Word unsent = 0;
+    for (unsigned i = 0; i < words; ++i) unsent |= out[i] = eligible_[i] & ~sent_[i];
+    if (unsent == 0) return false;
     const Word* held = neighbour_->visible(t);
-    for (unsigned i = 0; i < words; ++i) out[i] = eligible_[i] & ~sent_[i] & ~held[i];
+    Word left = 0;
+    for (unsigned i = 0; i < words; ++i) left |= out[i] &= ~held[i];
+    return left != 0;
   }
 
   void mark_sent(unsigned p) {
