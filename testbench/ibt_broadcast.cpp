@@ -123,6 +123,8 @@ GroupReceipts::GroupReceipts(const IbtTopology& topo, const IbtBroadcastPlan& pl
     : topo_(topo), plan_(plan), key_(content_key), words_((plan.packets + 63) / 64),
       seen_(static_cast<std::size_t>(topo.nodes()) * ((plan.packets + 63) / 64), 0) {
   expected_ = (plan.group_size(topo) - 1) * plan.packets;
+  member_.resize(topo.nodes());
+  for (NodeId x = 0; x < topo.nodes(); ++x) member_[x] = plan.in_group(topo, x);
 }
 
 void GroupReceipts::note(const std::string& what, const Delivery& d) {
@@ -135,8 +137,8 @@ void GroupReceipts::note(const std::string& what, const Delivery& d) {
 
 void GroupReceipts::deliver(const Delivery& d) {
   last_arrival_ = std::max(last_arrival_, d.arrived);
-  if (d.src != plan_.source || !d.broadcast || d.seq >= plan_.packets || d.dst == plan_.source ||
-      !plan_.in_group(topo_, d.dst)) {
+  if (d.src != plan_.source || !d.broadcast || d.seq >= plan_.packets || d.dst == plan_.source || d.dst >= member_.size() ||
+      !member_[d.dst]) {
     return note("unexpected", d);
   }
   std::uint64_t content = 0;

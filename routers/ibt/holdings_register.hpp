@@ -19,12 +19,22 @@ namespace icn::ibt {
 
 class HoldingsRegister {
  public:
-  // `current` is the router's own holdings (it updates them through set()),
-  // `previous` a scratch copy of the same size.
-  void attach(Word* current, Word* previous, unsigned words) {
-    current_ = current;
-    previous_ = previous;
+  HoldingsRegister() = default;
+  HoldingsRegister(const HoldingsRegister&) = delete;  // it may point into itself
+  HoldingsRegister& operator=(const HoldingsRegister&) = delete;
+
+  // Sizes the register for `words` words. Up to 64 packets the holdings live
+  // in the register itself, next to its cycle stamp, so a neighbour's read
+  // touches one cache line; larger sets use `external` (2 * words words).
+  void init(unsigned words, Word* external) {
     words_ = words;
+    if (words == 1) {
+      current_ = &inline_[0];
+      previous_ = &inline_[1];
+    } else {
+      current_ = external;
+      previous_ = external + words;
+    }
   }
 
   // Records that the router holds packet p from cycle t on.
@@ -42,10 +52,11 @@ class HoldingsRegister {
   const Word* current() const { return current_; }
 
  private:
+  Cycle stamp_ = kNever;
+  Word inline_[2] = {0, 0};
   Word* current_ = nullptr;
   Word* previous_ = nullptr;
   unsigned words_ = 0;
-  Cycle stamp_ = kNever;
 };
 
 }  // namespace icn::ibt

@@ -24,25 +24,16 @@ IbtNetwork::IbtNetwork(sc_core::sc_module_name name, const IbtTopology& topology
     routers_.push_back(std::make_unique<IbtRouter>(router_name(topology_, x).c_str(), x, shared_));
     engine.add(*routers_.back());
   }
-  // One link latency: a packet sent in cycle t is seen by the neighbour in t + 1 (one step).
-  // The link leaving x on port q arrives at its neighbour y on port q^1; it is
-  // named after its sender ("<x>.<port>"), stored after its receiver.
-  links_.reserve(static_cast<std::size_t>(nodes) * ports_);
-  for (NodeId y = 0; y < nodes; ++y) {
-    for (unsigned q = 0; q < ports_; ++q) {
-      const NodeId x = topology_.neighbour(y, q);
-      links_.emplace_back(std::to_string(x) + "." + topology_.port_name(q ^ 1u), 1, 1);
-    }
-  }
+  // The link leaving x on port q arrives at its neighbour y on port q^1.
   for (NodeId x = 0; x < nodes; ++x) {
     for (unsigned q = 0; q < ports_; ++q) {
       const NodeId y = topology_.neighbour(x, q);
-      routers_[x]->connect(q, links_[into(x, q)], links_[into(y, q ^ 1u)], routers_[y]->holdings());
+      routers_[x]->connect(q, routers_[y]->in_link(q ^ 1u), routers_[y]->holdings());
     }
   }
 }
 
-Channel* IbtNetwork::link_named(const std::string& name) {
+IbtLink* IbtNetwork::link_named(const std::string& name) {
   const auto dot = name.find('.');
   if (dot == std::string::npos || dot == 0) return nullptr;
   for (std::size_t i = 0; i < dot; ++i)
@@ -93,7 +84,7 @@ void IbtNetwork::trace(WaveformTracer& tracer, const std::string& prefix) const 
     for (unsigned q = 0; q < ports_; ++q) {
       std::string port = base + topology_.port_name(q);
       port.back() = port.back() == '+' ? 'p' : 'm';  // VCD names: x+ -> xp, x- -> xm
-      const Channel* c = &link(r->node(), q);
+      const IbtLink* c = &link(r->node(), q);
       const OutputPort* out = &r->output(q);
       tracer.add(port + ".tx", 1, [c](Cycle t) { return c->sent_in(t); });
       tracer.add(port + ".queue", bits_for(shared_.packets), [out](Cycle) { return out->backlog(); });

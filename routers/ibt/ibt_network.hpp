@@ -1,7 +1,7 @@
 // IbtNetwork: a Torus(n^d) or iBT(n^d; b) of all-port routers, elaborated as
-// SystemC modules: one IbtRouter per node, two Channels (one per direction) of
-// one physical link each per torus or bypass link, and each router wired to
-// its neighbours' status sidebands.
+// SystemC modules: one IbtRouter per node, two IbtLinks (one per direction,
+// each kept in the router it leads to) per torus or bypass link, and each
+// router wired to its neighbours' status sidebands.
 #pragma once
 
 #include <systemc>
@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "models/channel.hpp"
 #include "models/engine.hpp"
 #include "models/ibt_topology.hpp"
 #include "models/ledger.hpp"
@@ -36,18 +35,20 @@ class IbtNetwork : public sc_core::sc_module {
   IbtRouter& router(NodeId node) { return *routers_[node]; }
   const IbtRouter& router(NodeId node) const { return *routers_[node]; }
 
-  // The channel leaving `node` on `port`.
-  Channel& link(NodeId node, unsigned port) { return links_[into(topology_.neighbour(node, port), port ^ 1u)]; }
-  const Channel& link(NodeId node, unsigned port) const {
-    return links_[into(topology_.neighbour(node, port), port ^ 1u)];
+  // The link leaving `node` on `port` (it arrives at the neighbour on port^1).
+  IbtLink& link(NodeId node, unsigned port) {
+    return routers_[topology_.neighbour(node, port)]->in_link(port ^ 1u);
   }
-  // Parses "<node id>.<port name>" (e.g. "5.x+"); nullptr if no such channel.
-  Channel* link_named(const std::string& name);
+  const IbtLink& link(NodeId node, unsigned port) const {
+    return routers_[topology_.neighbour(node, port)]->in_link(port ^ 1u);
+  }
+  // Parses "<node id>.<port name>" (e.g. "5.x+"); nullptr if no such link.
+  IbtLink* link_named(const std::string& name);
 
   const LinkActivity& activity() const { return shared_.activity; }
   std::uint64_t duplicates() const { return shared_.duplicates; }
   std::uint64_t transfers() const;  // link transfers over the whole run
-  std::uint64_t directed_links() const { return links_.size(); }
+  std::uint64_t directed_links() const { return static_cast<std::uint64_t>(topology_.nodes()) * ports_; }
   std::uint64_t bypass_links() const;  // directed bypass links
   std::vector<PortStats> port_stats() const;
   unsigned max_buffer() const;
@@ -59,12 +60,7 @@ class IbtNetwork : public sc_core::sc_module {
   const IbtTopology& topology_;
   unsigned ports_;
   RouterShared shared_;
-  // Index of the channel arriving at `node` on `port`: a router's input
-  // channels are adjacent in memory, which is what it reads every cycle.
-  std::size_t into(NodeId node, unsigned port) const { return static_cast<std::size_t>(node) * ports_ + port; }
-
   std::vector<std::unique_ptr<IbtRouter>> routers_;
-  std::vector<Channel> links_;
 };
 
 }  // namespace icn::ibt

@@ -1,6 +1,8 @@
 #include "routers/ibt/ibt_router.hpp"
 
+#include <new>
 #include <stdexcept>
+#include <type_traits>
 
 #include "nics/packet_nic.hpp"
 
@@ -16,19 +18,30 @@ const char* to_string(ForwardOrder order) {
 }
 
 IbtRouter::IbtRouter(sc_core::sc_module_name name, NodeId node, RouterShared& shared)
-    : sc_module(name), Clocked(Phase::kNetwork), node_(node), shared_(shared),
-      ports_count_(shared.topology.ports()), ports_(std::make_unique<Port[]>(ports_count_)) {
+    : sc_module(name), Clocked(Phase::kNetwork), node_(node), shared_(shared), ports_count_(shared.topology.ports()) {
   const unsigned w = shared_.words;
-  bits_ = std::make_unique<Word[]>(static_cast<std::size_t>(3 + 2 * ports_count_) * w);
-  store_.attach(&bits_[0], &bits_[w], &bits_[2 * w], w, shared_.packets, shared_.order == ForwardOrder::kArrival);
+  const std::size_t links_bytes = sizeof(IbtLink) * ports_count_;
+  const std::size_t ports_bytes = sizeof(Port) * ports_count_;
+  const std::size_t words = static_cast<std::size_t>(1 + 2 * ports_count_ + (w > 1 ? 2 : 0)) * w;
+  static_assert(alignof(IbtLink) <= alignof(Word) && alignof(Port) <= alignof(Word) &&
+                std::is_trivially_destructible_v<IbtLink> && std::is_trivially_destructible_v<Port>);
+  arena_ = std::make_unique<std::byte[]>(links_bytes + ports_bytes + words * sizeof(Word));
+  in_ = reinterpret_cast<IbtLink*>(arena_.get());
+  ports_ = reinterpret_cast<Port*>(arena_.get() + links_bytes);
+  Word* bits = reinterpret_cast<Word*>(arena_.get() + links_bytes + ports_bytes);
   for (unsigned q = 0; q < ports_count_; ++q) {
-    ports_[q].out.attach(&bits_[(3 + 2 * q) * w], &bits_[(4 + 2 * q) * w]);
+    new (&in_[q]) IbtLink();
+    new (&ports_[q]) Port();
+  }
+  for (std::size_t i = 0; i < words; ++i) new (&bits[i]) Word(0);
+  store_.attach(bits + (1 + 2 * ports_count_) * w, bits, w, shared_.packets, shared_.order == ForwardOrder::kArrival);
+  for (unsigned q = 0; q < ports_count_; ++q) {
+    ports_[q].out.attach(&bits[(1 + 2 * q) * w], &bits[(2 + 2 * q) * w]);
+    in_[q].connect_receiver(*this, arrivals_, q);
   }
 }
 
-void IbtRouter::connect(unsigned port, Channel& in, Channel& out, const HoldingsRegister& neighbour) {
-  ports_[port].in = &in;
-  in.connect_receiver(*this);
+void IbtRouter::connect(unsigned port, IbtLink& out, const HoldingsRegister& neighbour) {
   ports_[port].out.connect(out, neighbour);
 }
 
@@ -117,9 +130,13 @@ unsigned IbtRouter::select(unsigned port, const Word* candidates) {
 }
 
 Cycle IbtRouter::tick(Cycle now) {
-  for (unsigned q = 0; q < ports_count_; ++q) {
-    if (ports_[q].in != nullptr) ports_[q].in->receive(now, [&](PacketId id) { accept(id, now, false); });
+  // Only the links marked in this cycle's arrival mask carry a packet; read them in port order.
+  std::uint32_t& marked = arrivals_.ports[now & 1u];
+  for (std::uint32_t ports = marked; ports != 0; ports &= ports - 1) {
+    const PacketId id = in_[__builtin_ctz(ports)].take(now);
+    if (id != kNoPacket) accept(id, now, false);
   }
+  marked = 0;
   const unsigned w = shared_.words;
   Word* candidates = &shared_.scratch[0];
   Word* pending = &shared_.scratch[w];
@@ -135,8 +152,8 @@ Cycle IbtRouter::tick(Cycle now) {
       continue;
     }
     if (port.waiting_since == kNever) port.waiting_since = now;
-    Channel& link = *port.out.link();
-    if (link.free_links(now) > 0) {
+    IbtLink& link = *port.out.link();
+    if (link.free(now)) {
       const unsigned p = select(q, candidates);
       const PacketId copy = shared_.pool.clone(store_.copy(p));
       ++shared_.pool[copy].hops;

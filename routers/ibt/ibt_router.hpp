@@ -5,7 +5,7 @@
 // cycle is one step: one packet over one link.
 //
 // Blocks (one class each):
-//   input links      Channels, one per port (models/channel.hpp)
+//   input links      IbtLinks, one per port, kept in the router (ibt_link.hpp)
 //   PacketStore      the broadcast buffer and the router's holdings
 //   HoldingsRegister the status sideband the neighbours read (one cycle late)
 //   BroadcastRouteUnit  which ports may carry a packet's colour
@@ -33,11 +33,11 @@
 
 #include <systemc>
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "models/channel.hpp"
 #include "models/engine.hpp"
 #include "models/ibt_topology.hpp"
 #include "models/ledger.hpp"
@@ -45,6 +45,7 @@
 #include "nics/broadcast_nic.hpp"
 #include "nics/icn_extension.hpp"
 #include "routers/ibt/broadcast_route.hpp"
+#include "routers/ibt/ibt_link.hpp"
 #include "routers/ibt/output_port.hpp"
 #include "routers/ibt/packet_store.hpp"
 
@@ -118,9 +119,11 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
  public:
   IbtRouter(sc_core::sc_module_name name, NodeId node, RouterShared& shared);
 
-  // Wires port `port`: `in` brings packets from the neighbour, `out` takes them
-  // to it, `neighbour` is the neighbour's status sideband.
-  void connect(unsigned port, Channel& in, Channel& out, const HoldingsRegister& neighbour);
+  // The link arriving on `port` (the neighbour sends into it).
+  IbtLink& in_link(unsigned port) { return in_[port]; }
+  const IbtLink& in_link(unsigned port) const { return in_[port]; }
+  // Wires output `port`: `out` is the neighbour's input link, `neighbour` its status sideband.
+  void connect(unsigned port, IbtLink& out, const HoldingsRegister& neighbour);
 
   const HoldingsRegister& holdings() const { return store_.holdings(); }
   NodeId node() const { return node_; }
@@ -137,7 +140,6 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
 
  private:
   struct Port {
-    Channel* in = nullptr;
     OutputPort out;
     Cycle waiting_since = kNever;  // since when the port owes packets it has not sent
   };
@@ -150,9 +152,14 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
   NodeId node_;
   RouterShared& shared_;
   unsigned ports_count_;
-  std::unique_ptr<Port[]> ports_;
-  std::unique_ptr<Word[]> bits_;  // holdings, holdings one cycle ago, stored, then per port eligible and sent
+  ArrivalMask arrivals_;
   PacketStore store_;
+  // One allocation holds the input links, the output ports and the packet
+  // sets (stored, then per port eligible and sent; holdings when k > 64):
+  // what a cycle touches stays close together.
+  std::unique_ptr<std::byte[]> arena_;
+  IbtLink* in_ = nullptr;
+  Port* ports_ = nullptr;
   EjectionPort ejection_;
   // The broadcast this router serves (one at a time).
   NodeId source_ = kNoNode;

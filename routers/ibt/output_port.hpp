@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "models/channel.hpp"
+#include "routers/ibt/ibt_link.hpp"
 #include "routers/ibt/holdings_register.hpp"
 #include "routers/ibt/packet_bits.hpp"
 
@@ -29,12 +29,12 @@ class OutputPort {
     eligible_ = eligible;
     sent_ = sent;
   }
-  void connect(Channel& out, const HoldingsRegister& neighbour) {
+  void connect(IbtLink& out, const HoldingsRegister& neighbour) {
     out_ = &out;
     neighbour_ = &neighbour;
   }
   bool connected() const { return out_ != nullptr; }
-  Channel* link() const { return out_; }
+  IbtLink* link() const { return out_; }
 
   void make_eligible(unsigned p) { set(eligible_, p); }
 
@@ -67,7 +67,7 @@ class OutputPort {
  private:
   Word* eligible_ = nullptr;
   Word* sent_ = nullptr;
-  Channel* out_ = nullptr;
+  IbtLink* out_ = nullptr;
   const HoldingsRegister* neighbour_ = nullptr;
   std::uint32_t transfers_ = 0;
   std::uint32_t max_backlog_ = 0;

@@ -19,9 +19,9 @@ namespace icn::ibt {
 
 class PacketStore {
  public:
-  // `held`, `held_previous` and `stored` are W-word sets owned by the router.
-  void attach(Word* held, Word* held_previous, Word* stored, unsigned words, unsigned slots, bool track_arrival) {
-    holdings_.attach(held, held_previous, words);
+  // `holdings` (2W words, used when k > 64) and `stored` (W words) are owned by the router.
+  void attach(Word* holdings, Word* stored, unsigned words, unsigned slots, bool track_arrival) {
+    holdings_.init(words, holdings);
     stored_ = stored;
     words_ = words;
     slots_ = slots;

@@ -61,18 +61,25 @@ TEST(PacketBits, FindsLowestHighestAndCountsAcrossWords) {
 // A neighbour reading the register in cycle t sees the holdings at the end of
 // t-1, whether it reads before or after the owner changes them in cycle t.
 TEST(HoldingsRegister, NeighboursSeeTheHoldingsOneCycleLate) {
-  Word cur = 0, prev = 0;
-  HoldingsRegister r;
-  r.attach(&cur, &prev, 1);
-  EXPECT_EQ(*r.visible(1), 0u);
-  r.set(2, 1);
-  EXPECT_EQ(*r.visible(1), 0u);  // read after the update in the same cycle
-  EXPECT_EQ(*r.visible(2), 0b100u);
-  EXPECT_EQ(*r.visible(5), 0b100u);
-  r.set(0, 5);
-  r.set(1, 5);
-  EXPECT_EQ(*r.visible(5), 0b100u);
-  EXPECT_EQ(*r.visible(6), 0b111u);
+  // k <= 64 keeps the holdings inside the register; larger k uses outside storage.
+  for (unsigned words : {1u, 2u}) {
+    SCOPED_TRACE(words);
+    std::vector<Word> external(2 * words, 0);
+    HoldingsRegister r;
+    r.init(words, external.data());
+    const unsigned hi = words == 1 ? 0 : 64;  // also exercise the second word
+    EXPECT_EQ(count(r.visible(1), words), 0u);
+    r.set(2, 1);
+    EXPECT_EQ(count(r.visible(1), words), 0u);  // read after the update in the same cycle
+    EXPECT_TRUE(test(r.visible(2), 2));
+    EXPECT_TRUE(test(r.visible(5), 2));
+    r.set(hi, 5);
+    r.set(1, 5);
+    EXPECT_EQ(count(r.visible(5), words), 1u);
+    EXPECT_EQ(count(r.visible(6), words), 3u);
+    EXPECT_TRUE(test(r.visible(6), hi));
+    EXPECT_TRUE(test(r.current(), 1));
+  }
 }
 
 NodeOffsets offsets(const IbtTopology& t, NodeId x, NodeId s) {
