@@ -286,11 +286,13 @@ class IbtExperiment : public Experiment {
       }
     }
     if (ctx.tracer != nullptr) {
-      if (topo_.nodes() > kMaxTracedNodes) {
-        throw ConfigError("outputs.vcd: waveforms are limited to networks of at most " +
-                          std::to_string(kMaxTracedNodes) + " nodes (this one has " + std::to_string(topo_.nodes()) + ")");
+      // Waveforms of at most kMaxTracedNodes routers: the broadcast group's first, by node id.
+      const IbtBroadcastPlan& plan = trials_.front()->plan();
+      for (int pass = 0; pass < 2; ++pass) {
+        for (NodeId x = 0; x < topo_.nodes() && traced_.size() < kMaxTracedNodes; ++x)
+          if (plan.in_group(topo_, x) == (pass == 0)) traced_.push_back(x);
       }
-      trials_.front()->network().trace(*ctx.tracer, std::string(this->name()));
+      trials_.front()->network().trace(*ctx.tracer, std::string(this->name()), traced_);
     }
   }
 
@@ -429,6 +431,10 @@ class IbtExperiment : public Experiment {
       ports.push_back({{"port", p.port}, {"transfers", p.transfers}, {"max_queue", p.max_queue}});
     out["ports"] = ports;
     out["routers"] = {{"max_buffer", net.max_buffer()}};
+    if (!traced_.empty()) {
+      out["waveforms"] = {{"traced_routers", traced_.size()}, {"all_routers", traced_.size() == topo_.nodes()},
+                          {"limit", kMaxTracedNodes}};
+    }
   }
 
   std::vector<std::string> table_header() const override {
@@ -470,6 +476,7 @@ class IbtExperiment : public Experiment {
   PacketPool pool_;
   CycleEngine engine_;
   std::vector<std::unique_ptr<BroadcastTrial>> trials_;
+  std::vector<NodeId> traced_;
 };
 
 std::unique_ptr<Experiment> IbtSetup::elaborate(const std::string& name, const RunContext& ctx) {

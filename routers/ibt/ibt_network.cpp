@@ -76,11 +76,12 @@ unsigned IbtNetwork::max_buffer() const {
   return m;
 }
 
-void IbtNetwork::trace(WaveformTracer& tracer, const std::string& prefix) const {
+void IbtNetwork::trace(WaveformTracer& tracer, const std::string& prefix, const std::vector<NodeId>& nodes) const {
   // Scopes: <prefix>.r<coords>.<port>.{tx,queue} (port x+ is written xp, x- xm); tx = packets started on the link this cycle,
   // queue = packets the port still owes its neighbour after the cycle.
-  for (const auto& r : routers_) {
-    const std::string base = prefix + "." + router_name(topology_, r->node()) + ".";
+  for (NodeId x : nodes) {
+    const IbtRouter* r = routers_[x].get();
+    const std::string base = prefix + "." + router_name(topology_, x) + ".";
     for (unsigned q = 0; q < ports_; ++q) {
       std::string port = base + topology_.port_name(q);
       port.back() = port.back() == '+' ? 'p' : 'm';  // VCD names: x+ -> xp, x- -> xm

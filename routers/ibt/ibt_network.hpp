@@ -53,8 +53,8 @@ class IbtNetwork : public sc_core::sc_module {
   std::vector<PortStats> port_stats() const;
   unsigned max_buffer() const;
 
-  // Link activity and queue probes for every port of every router.
-  void trace(WaveformTracer& tracer, const std::string& prefix) const;
+  // Link activity and queue probes for every port of the listed routers.
+  void trace(WaveformTracer& tracer, const std::string& prefix, const std::vector<NodeId>& nodes) const;
 
  private:
   const IbtTopology& topology_;
