@@ -47,9 +47,9 @@ std::vector<ParamSpec> traffic_params() {
       {"traffic.dimension", "1", "1..d", "line_broadcast: the dimension of the line"},
       {"traffic.dimensions", "[1,2]", "two distinct dimensions 1..d",
        "rect_broadcast: the rectangle's dimensions (the first is colour 1's first line)"},
-      {"traffic.pattern", "3", "0..15, a list with one per colour, or best",
+      {"traffic.pattern", "3", "0..15, a list with one per colour, best or favourable",
        "packet-sending pattern rRLl of the source's links (bit 3 r, 2 R, 1 L, 0 l; 1 = reverse order); "
-       "best tries 0..7 (line) or 1,3,5,7 (colours) and reports the fastest"},
+       "best tries 0..7 (line) or 1,3,5,7 (colours), favourable tries 1,3,5,7, and both report the fastest"},
       {"traffic.split", "even", "even, or a list of packets per colour summing to k",
        "how the k packets are shared among the colours"},
       {"traffic.split_tolerance", "0", "0..k",
@@ -180,9 +180,9 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
 
   // Patterns: one number for every colour, one per colour, or the paper's favourable set.
   const YAML::Node pattern = cfg.node("traffic.pattern");
-  if (pattern.IsScalar() && pattern.Scalar() == "best") {
-    std::vector<unsigned> candidates{1, 3, 5, 7};  // section 5.1: "Int(pn) in {1,3,5,7}"
-    if (colours == 1) candidates = {0, 1, 2, 3, 4, 5, 6, 7};  // Table 1: the minimum over pn in 0..7
+  if (pattern.IsScalar() && (pattern.Scalar() == "best" || pattern.Scalar() == "favourable")) {
+    std::vector<unsigned> candidates{1, 3, 5, 7};  // sections 4.2 and 5.1: "Int(pn) in {1,3,5,7}"
+    if (colours == 1 && pattern.Scalar() == "best") candidates = {0, 1, 2, 3, 4, 5, 6, 7};  // Table 1: min over 0..7
     for (unsigned pn : candidates) setup->pattern_options.push_back(std::vector<unsigned>(colours, pn));
   } else if (pattern.IsScalar()) {
     const auto pn = static_cast<unsigned>(cfg.integer("traffic.pattern", 0, 15));
@@ -193,7 +193,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
       cfg.fail("traffic.pattern", "needs one pattern per colour (" + std::to_string(colours) + " colours here)");
     setup->pattern_options.push_back(std::vector<unsigned>(list.begin(), list.end()));
   } else {
-    cfg.fail("traffic.pattern", "expected 0..15, a list of patterns per colour, or best");
+    cfg.fail("traffic.pattern", "expected 0..15, a list of patterns per colour, best or favourable");
   }
 
   const YAML::Node split = cfg.node("traffic.split");
