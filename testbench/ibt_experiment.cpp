@@ -264,6 +264,13 @@ std::string list_text(const std::vector<unsigned>& v) {
   return s + "]";
 }
 
+// Routers are allocated in node order, so evaluating them in address order
+// sweeps memory sequentially (docs/performance.md, "Torus and iBT").
+CycleEngine::Options engine_options(CycleEngine::Options options) {
+  options.address_order = true;
+  return options;
+}
+
 class IbtExperiment : public Experiment {
  public:
   IbtExperiment(sc_core::sc_module_name name, const IbtSetup& setup, const RunContext& ctx)
@@ -271,7 +278,7 @@ class IbtExperiment : public Experiment {
         setup_(setup),
         topo_(setup.n, setup.d, setup.bypass),
         metrics_(distance_metrics(topo_)),
-        engine_("engine", ctx.engine) {
+        engine_("engine", engine_options(ctx.engine)) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
     if (setup_.collective == IbtCollective::kNone) return;
     const std::uint64_t content_key = mix64(ctx.seed, 0x1b7);
