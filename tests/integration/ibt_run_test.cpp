@@ -3,10 +3,12 @@
 // waveforms, and one clear line with exit code 2 for every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "models/ibt_topology.hpp"
 #include "tests/support/sim_helpers.hpp"
 
 namespace icn::test {
@@ -79,6 +81,27 @@ TEST(IbtRun, EveryBroadcastIsVerifiedCompleteOnAssortedNetworks) {
     for (const auto& p : r.results["ports"]) ports_total += p["transfers"].get<std::uint64_t>();
     EXPECT_EQ(ports_total, r.results["links"]["transfers"]);
     for (const char* key : {"diameter", "average_distance"}) EXPECT_TRUE(r.results["topology"].contains(key));
+    // No broadcast beats physics: a group node at distance h from the source
+    // gets no packet before step h and at most one per link per step after.
+    const auto& sc = r.results["scenario"]["network"];
+    std::vector<unsigned> bypass;
+    if (sc.contains("bypass")) bypass = sc["bypass"].get<std::vector<unsigned>>();
+    const IbtTopology topo(sc["n"].get<unsigned>(), sc["d"].get<unsigned>(), bypass);
+    const auto& bc = r.results["broadcast"];
+    const auto source = bc["source_id"].get<NodeId>();
+    const auto dims = bc["dimensions"].get<std::vector<unsigned>>();
+    const std::uint64_t k = bc["packets"].get<std::uint64_t>();
+    const auto dist = bfs_distances(topo, source);
+    std::uint64_t bound = 0;
+    for (NodeId y = 0; y < topo.nodes(); ++y) {
+      bool member = true;
+      for (unsigned i = 0; i < topo.d(); ++i) {
+        const bool listed = std::find(dims.begin(), dims.end(), i + 1) != dims.end();
+        member = member && (listed || topo.coord(y, i) == topo.coord(source, i));
+      }
+      if (member && y != source) bound = std::max<std::uint64_t>(bound, dist[y] + (k + topo.ports() - 1) / topo.ports() - 1);
+    }
+    EXPECT_GE(r.results["result"]["cycles"].get<std::uint64_t>(), bound);
   }
 }
 
