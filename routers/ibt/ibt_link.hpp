@@ -62,7 +62,6 @@ class IbtLink {
 
   std::uint32_t transfers() const { return transfers_; }
   unsigned sent_in(Cycle t) const { return sent_at_ == t ? 1u : 0u; }
-  unsigned in_flight() const { return (slot_[0] != kNoPacket) + (slot_[1] != kNoPacket); }
 
  private:
   PacketId slot_[2] = {kNoPacket, kNoPacket};

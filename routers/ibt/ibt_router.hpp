@@ -88,11 +88,11 @@ struct RouterShared {
   LinkActivity activity;
   std::uint64_t duplicates = 0;  // copies that reached a router already holding the packet
   unsigned words;                // W = ceil(k/64)
-  std::vector<Word> scratch;     // 3W words, used within one tick
+  std::vector<Word> scratch;     // 2W words (candidates, pending), used within one tick
 
   RouterShared(const IbtTopology& topo, unsigned k, ForwardOrder o, PacketPool& p, TrafficLedger& l, DeliverySink* s)
       : topology(topo), packets(k), order(o), pool(p), ledger(l), sink(s), words(words_for(k)),
-        scratch(3 * words_for(k)) {}
+        scratch(2 * words_for(k)) {}
 };
 
 // EjectionPort: the reception half of the node's network interface.
