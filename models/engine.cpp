@@ -95,6 +95,7 @@ void CycleEngine::run_cycle(Cycle t) {
     scratch_.clear();
     std::swap(scratch_, ring_[p][t & (kRing - 1)]);
     ring_items_ -= scratch_.size();
+    if (options_.address_order) std::sort(scratch_.begin(), scratch_.end(), std::less<Clocked*>());
     for (Clocked* block : scratch_) {
       if (block->last_tick_ == t) continue;  // woken twice for this cycle
       block->last_tick_ = t;

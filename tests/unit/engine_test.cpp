@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -175,6 +178,45 @@ TEST(CycleEngine, CycleHooksForceEveryCycle) {
   sc_core::sc_start();
   ASSERT_EQ(seen.size(), 10u);
   for (Cycle t = 1; t <= 10; ++t) EXPECT_EQ(seen[t - 1], t);
+}
+
+}  // namespace icn
+
+namespace icn {
+
+namespace {
+
+// Appends its address to a shared log when evaluated.
+class OrderProbe : public Clocked {
+ public:
+  explicit OrderProbe(std::vector<const Clocked*>& log) : Clocked(Phase::kNetwork), log_(log) {}
+  Cycle tick(Cycle) override {
+    log_.push_back(this);
+    return kNever;
+  }
+  std::string block_name() const override { return "probe"; }
+
+ private:
+  std::vector<const Clocked*>& log_;
+};
+
+}  // namespace
+
+// Options::address_order evaluates a cycle's blocks in ascending address order,
+// whatever order they were woken in.
+TEST(CycleEngine, AddressOrderEvaluatesBlocksInMemoryOrder) {
+  CycleEngine::Options options;
+  options.address_order = true;
+  CycleEngine engine("engine", options);
+  std::vector<const Clocked*> log;
+  std::vector<std::unique_ptr<OrderProbe>> probes;
+  for (int i = 0; i < 16; ++i) probes.push_back(std::make_unique<OrderProbe>(log));
+  for (auto& p : probes) engine.add(*p);
+  for (int i = 15; i >= 0; i -= 2) engine.wake(*probes[i], 3);  // woken in a scrambled order
+  for (int i = 0; i < 16; i += 2) engine.wake(*probes[i], 3);
+  sc_core::sc_start();
+  ASSERT_EQ(log.size(), 16u);
+  EXPECT_TRUE(std::is_sorted(log.begin(), log.end(), std::less<const Clocked*>()));
 }
 
 }  // namespace icn

@@ -1,0 +1,191 @@
+#include "routers/ibt/ibt_router.hpp"
+
+#include <new>
+#include <stdexcept>
+#include <type_traits>
+
+#include "nics/packet_nic.hpp"
+
+namespace icn::ibt {
+
+const char* to_string(ForwardOrder order) {
+  switch (order) {
+    case ForwardOrder::kDirectional: return "directional";
+    case ForwardOrder::kPattern: return "pattern";
+    case ForwardOrder::kArrival: return "arrival";
+  }
+  return "?";
+}
+
+IbtRouter::IbtRouter(sc_core::sc_module_name name, NodeId node, RouterShared& shared)
+    : sc_module(name), Clocked(Phase::kNetwork), node_(node), shared_(shared), ports_count_(shared.topology.ports()) {
+  const unsigned w = shared_.words;
+  const std::size_t links_bytes = sizeof(IbtLink) * ports_count_;
+  const std::size_t ports_bytes = sizeof(Port) * ports_count_;
+  const std::size_t words = static_cast<std::size_t>(1 + 2 * ports_count_ + (w > 1 ? 2 : 0)) * w;
+  static_assert(alignof(IbtLink) <= alignof(Word) && alignof(Port) <= alignof(Word) &&
+                std::is_trivially_destructible_v<IbtLink> && std::is_trivially_destructible_v<Port>);
+  arena_ = std::make_unique<std::byte[]>(links_bytes + ports_bytes + words * sizeof(Word));
+  in_ = reinterpret_cast<IbtLink*>(arena_.get());
+  ports_ = reinterpret_cast<Port*>(arena_.get() + links_bytes);
+  Word* bits = reinterpret_cast<Word*>(arena_.get() + links_bytes + ports_bytes);
+  for (unsigned q = 0; q < ports_count_; ++q) {
+    new (&in_[q]) IbtLink();
+    new (&ports_[q]) Port();
+  }
+  for (std::size_t i = 0; i < words; ++i) new (&bits[i]) Word(0);
+  store_.attach(bits + (1 + 2 * ports_count_) * w, bits, w, shared_.packets, shared_.order == ForwardOrder::kArrival);
+  for (unsigned q = 0; q < ports_count_; ++q) {
+    ports_[q].out.attach(&bits[(1 + 2 * q) * w], &bits[(2 + 2 * q) * w]);
+    in_[q].connect_receiver(*this, arrivals_, q);
+  }
+}
+
+void IbtRouter::connect(unsigned port, IbtLink& out, const HoldingsRegister& neighbour) {
+  ports_[port].out.connect(out, neighbour);
+}
+
+unsigned IbtRouter::colour_ports(const Packet& p) {
+  const std::uint32_t key = BroadcastRoute::broadcast_key(p.route);
+  if (source_ == kNoNode) {
+    const IbtTopology& topo = shared_.topology;
+    source_ = p.src;
+    broadcast_key_ = key;
+    offsets_.d = topo.d();
+    offsets_.n = topo.n();
+    for (unsigned i = 0; i < topo.d(); ++i)
+      offsets_.offset[i] = (topo.coord(node_, i) + topo.n() - topo.coord(p.src, i)) % topo.n();
+    offsets_.bypass_dim = topo.has_bypass() ? static_cast<int>(topo.bypass_dim(node_)) : -1;
+  } else if (p.src != source_ || key != broadcast_key_) {
+    throw std::logic_error(std::string(name()) + ": " + describe_packet(p) +
+                           " belongs to a second broadcast; a router serves one broadcast per run");
+  }
+  const unsigned colour = BroadcastRoute::colour_of(p.route);
+  if ((colour_known_ & (1u << colour)) == 0) {
+    colour_ports_[colour] = static_cast<std::uint16_t>(BroadcastRouteUnit::ports(BroadcastRoute::unpack(p.route), offsets_));
+    colour_known_ |= static_cast<std::uint16_t>(1u << colour);
+  }
+  return colour_ports_[colour];
+}
+
+void IbtRouter::accept(PacketId id, Cycle now, bool injected) {
+  const Packet& p = shared_.pool[id];
+  if (p.seq >= shared_.packets) {
+    throw std::logic_error(std::string(name()) + ": " + describe_packet(p) + " has no buffer slot (k = " +
+                           std::to_string(shared_.packets) + ")");
+  }
+  const unsigned mask = colour_ports(p);
+  if (store_.holds(p.seq)) {
+    ++shared_.duplicates;  // it came by two routes; the first copy already went on
+    shared_.pool.release(id);
+    return;
+  }
+  store_.record(p.seq, now);
+  if (!injected) ejection_.deliver(shared_.sink, shared_.ledger, node_, p, now);
+  for (unsigned q = 0; q < ports_count_; ++q) {
+    if (mask & (1u << q)) ports_[q].out.make_eligible(p.seq);
+  }
+  if (mask != 0) store_.keep(p.seq, id);
+  else shared_.pool.release(id);
+}
+
+void IbtRouter::inject(PacketId packet, Cycle now) {
+  accept(packet, now, true);
+  engine()->wake(*this, now);
+}
+
+PortOrder IbtRouter::order_for(unsigned port, const Packet& p) const {
+  const IbtTopology& topo = shared_.topology;
+  const bool positive = IbtTopology::port_positive(port);
+  const bool pattern_here = p.src == node_ || shared_.order == ForwardOrder::kPattern;
+  if (pattern_here) {
+    const unsigned bit = topo.is_bypass_port(port) ? (positive ? kPatternBypassPlus : kPatternBypassMinus)
+                                                   : (positive ? kPatternTorusPlus : kPatternTorusMinus);
+    return (BroadcastRoute::pattern_of(p.route) >> bit) & 1u ? PortOrder::kDescending : PortOrder::kAscending;
+  }
+  if (shared_.order == ForwardOrder::kArrival) return PortOrder::kArrival;
+  return positive ? PortOrder::kAscending : PortOrder::kDescending;
+}
+
+unsigned IbtRouter::select(unsigned port, const Word* candidates) {
+  const unsigned w = shared_.words;
+  const unsigned first = static_cast<unsigned>(lowest(candidates, w));
+  const Packet& head = shared_.pool[store_.copy(first)];
+  const PortOrder order = order_for(port, head);
+  if (order == PortOrder::kAscending) return first;
+  // The order applies within the lowest candidate's colour.
+  const unsigned colour = BroadcastRoute::colour_of(head.route);
+  auto same_colour = [&](unsigned p) { return BroadcastRoute::colour_of(shared_.pool[store_.copy(p)].route) == colour; };
+  if (order == PortOrder::kDescending) {
+    for (int p = highest(candidates, w); p >= 0; --p) {
+      if (test(candidates, static_cast<unsigned>(p)) && same_colour(static_cast<unsigned>(p))) return static_cast<unsigned>(p);
+    }
+    return first;
+  }
+  unsigned best = first;
+  for (unsigned p = first + 1; p < w * 64; ++p) {
+    if (test(candidates, p) && same_colour(p) && store_.arrival_rank(p) < store_.arrival_rank(best)) best = p;
+  }
+  return best;
+}
+
+Cycle IbtRouter::tick(Cycle now) {
+  // Only the links marked in this cycle's arrival mask carry a packet; read them in port order.
+  std::uint32_t& marked = arrivals_.ports[now & 1u];
+  for (std::uint32_t ports = marked; ports != 0; ports &= ports - 1) {
+    const PacketId id = in_[__builtin_ctz(ports)].take(now);
+    if (id != kNoPacket) accept(id, now, false);
+  }
+  marked = 0;
+  const unsigned w = shared_.words;
+  Word* candidates = &shared_.scratch[0];
+  Word* pending = &shared_.scratch[w];
+  std::fill(pending, pending + w, Word{0});
+  bool owing = false;
+  bool moved = false;
+  for (unsigned q = 0; q < ports_count_; ++q) {
+    Port& port = ports_[q];
+    if (!port.out.connected()) continue;
+    if (!port.out.candidates(now, w, candidates)) {
+      port.out.note_backlog(0);
+      port.waiting_since = kNever;
+      continue;
+    }
+    if (port.waiting_since == kNever) port.waiting_since = now;
+    IbtLink& link = *port.out.link();
+    if (link.free(now)) {
+      const unsigned p = select(q, candidates);
+      const PacketId copy = shared_.pool.clone(store_.copy(p));
+      ++shared_.pool[copy].hops;
+      link.send(now, copy);
+      port.out.mark_sent(p);
+      clear(candidates, p);
+      shared_.activity.record(now, shared_.topology.is_bypass_port(q));
+      port.waiting_since = now;
+      moved = true;
+    }
+    port.out.note_backlog(count(candidates, w));
+    for (unsigned i = 0; i < w; ++i) pending[i] |= candidates[i];
+    owing = owing || any(candidates, w);
+  }
+  if (moved) engine()->note_progress();
+  store_.release_unneeded(pending, shared_.pool);
+  return owing ? now + 1 : kNever;
+}
+
+void IbtRouter::report_held(std::vector<HeldTraffic>& out) const {
+  const IbtTopology& topo = shared_.topology;
+  for (unsigned q = 0; q < ports_count_; ++q) {
+    const Port& port = ports_[q];
+    if (port.out.backlog() == 0) continue;
+    std::string where = std::string(name()) + " port " + topo.port_name(q) + " (owes " +
+                        topo.coords_text(topo.neighbour(node_, q)) + ")";
+    if (port.out.link()->failed()) where += " (link failed)";
+    std::string head = "-";
+    const int p = lowest(store_.stored(), shared_.words);
+    if (p >= 0) head = describe_packet(shared_.pool[store_.copy(static_cast<unsigned>(p))]);
+    out.push_back(HeldTraffic{where, port.out.backlog(), head, port.waiting_since});
+  }
+}
+
+}  // namespace icn::ibt

@@ -1,0 +1,172 @@
+// IbtRouter: the all-port router of a torus or interlaced bypass torus node
+// (Zhang & Deng). 2d torus ports (+- per dimension) and, in an iBT, two bypass
+// ports; every link full duplex, one packet in and one out per port per cycle,
+// all ports at once. A k-packet message is pipelined packet by packet; one
+// cycle is one step: one packet over one link.
+//
+// Blocks (one class each):
+//   input links      IbtLinks, one per port, kept in the router (ibt_link.hpp)
+//   PacketStore      the broadcast buffer and the router's holdings
+//   HoldingsRegister the status sideband the neighbours read (one cycle late)
+//   BroadcastRouteUnit  which ports may carry a packet's colour
+//   OutputPort       per port: what it owes its neighbour, and its arbiter
+//   EjectionPort     hands each new packet to the processor (DeliverySink)
+// The injection half of the node's interface is a BroadcastNic module.
+//
+// One cycle t:
+//   1. read    - every packet that crossed an input link in cycle t-1 is taken
+//                off the link. One the router already holds (it came by two
+//                routes) is a duplicate and is discarded. A new one is
+//                recorded in the holdings (neighbours see it from t+1),
+//                delivered to the processor, and made eligible on the ports
+//                the route unit allows for its colour;
+//   2. send    - each output port sends one candidate: eligible, not yet sent
+//                on this port, and not held by the neighbour as the
+//                neighbour's status showed at the end of t-1. The pick follows
+//                the port's order (output_port.hpp): at the source the
+//                packet-sending pattern rRLl of the colour's first line; at
+//                other nodes the network's forwarding order;
+//   3. free    - copies no port still owes anyone leave the buffer.
+// The router asks for cycle t+1 while any port owes a packet; otherwise it
+// sleeps until a link wakes it.
+#pragma once
+
+#include <systemc>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/engine.hpp"
+#include "models/ibt_topology.hpp"
+#include "models/ledger.hpp"
+#include "models/packet.hpp"
+#include "nics/broadcast_nic.hpp"
+#include "nics/icn_extension.hpp"
+#include "routers/ibt/broadcast_route.hpp"
+#include "routers/ibt/ibt_link.hpp"
+#include "routers/ibt/output_port.hpp"
+#include "routers/ibt/packet_store.hpp"
+
+namespace icn::ibt {
+
+// How a router other than the source orders what a port sends.
+enum class ForwardOrder : std::uint8_t {
+  kDirectional,  // + ports lowest packet first, - ports highest first
+  kPattern,      // every node applies the colour's rRLl pattern to its own ports
+  kArrival,      // first come, first sent
+};
+const char* to_string(ForwardOrder order);
+
+// Link activity of a whole network, cycle by cycle (for utilisation over time).
+class LinkActivity {
+ public:
+  void record(Cycle t, bool bypass) {
+    if (t >= torus_.size()) {
+      torus_.resize(t + 1, 0);
+      bypass_.resize(t + 1, 0);
+    }
+    ++(bypass ? bypass_ : torus_)[t];
+  }
+  const std::vector<std::uint64_t>& torus() const { return torus_; }
+  const std::vector<std::uint64_t>& bypass() const { return bypass_; }
+
+ private:
+  std::vector<std::uint64_t> torus_;
+  std::vector<std::uint64_t> bypass_;
+};
+
+// What every router of a network shares: parameters, statistics, scratch space.
+struct RouterShared {
+  const IbtTopology& topology;
+  unsigned packets;  // k: buffer slots; packet numbers 0..k-1
+  ForwardOrder order;
+  PacketPool& pool;
+  TrafficLedger& ledger;  // deliveries are counted where they leave the network
+  DeliverySink* sink;     // the processors' delivery callback (may be null)
+  LinkActivity activity;
+  std::uint64_t duplicates = 0;  // copies that reached a router already holding the packet
+  unsigned words;                // W = ceil(k/64)
+  std::vector<Word> scratch;     // 2W words (candidates, pending), used within one tick
+
+  RouterShared(const IbtTopology& topo, unsigned k, ForwardOrder o, PacketPool& p, TrafficLedger& l, DeliverySink* s)
+      : topology(topo), packets(k), order(o), pool(p), ledger(l), sink(s), words(words_for(k)),
+        scratch(2 * words_for(k)) {}
+};
+
+// EjectionPort: the reception half of the node's network interface.
+class EjectionPort {
+ public:
+  void deliver(DeliverySink* sink, TrafficLedger& ledger, NodeId node, const Packet& p, Cycle now) const {
+    ++ledger.delivered;
+    if (sink == nullptr) return;
+    Delivery d;
+    d.src = p.src;
+    d.dst = node;
+    d.seq = p.seq;
+    d.broadcast = p.broadcast();
+    d.payload = p.payload.data();
+    d.payload_len = p.payload_len;
+    d.injected = p.injected;
+    d.arrived = now - 1;  // it crossed its last link in the previous cycle
+    d.hops = p.hops;
+    sink->deliver(d);
+  }
+};
+
+class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTarget {
+ public:
+  IbtRouter(sc_core::sc_module_name name, NodeId node, RouterShared& shared);
+
+  // The link arriving on `port` (the neighbour sends into it).
+  IbtLink& in_link(unsigned port) { return in_[port]; }
+  const IbtLink& in_link(unsigned port) const { return in_[port]; }
+  // Wires output `port`: `out` is the neighbour's input link, `neighbour` its status sideband.
+  void connect(unsigned port, IbtLink& out, const HoldingsRegister& neighbour);
+
+  const HoldingsRegister& holdings() const { return store_.holdings(); }
+  NodeId node() const { return node_; }
+
+  void inject(PacketId packet, Cycle now) override;
+  Cycle tick(Cycle now) override;
+  std::string block_name() const override { return name(); }
+  void report_held(std::vector<HeldTraffic>& out) const override;
+
+  unsigned ports() const { return ports_count_; }
+  const OutputPort& output(unsigned port) const { return ports_[port].out; }
+  unsigned max_buffer() const { return store_.max_kept(); }
+  unsigned packets_held() const { return count(store_.holdings().current(), shared_.words); }
+
+ private:
+  struct Port {
+    OutputPort out;
+    Cycle waiting_since = kNever;  // since when the port owes packets it has not sent
+  };
+
+  void accept(PacketId id, Cycle now, bool injected);
+  unsigned colour_ports(const Packet& p);
+  PortOrder order_for(unsigned port, const Packet& p) const;
+  unsigned select(unsigned port, const Word* candidates);
+
+  NodeId node_;
+  RouterShared& shared_;
+  unsigned ports_count_;
+  ArrivalMask arrivals_;
+  PacketStore store_;
+  // One allocation holds the input links, the output ports and the packet
+  // sets (stored, then per port eligible and sent; holdings when k > 64):
+  // what a cycle touches stays close together.
+  std::unique_ptr<std::byte[]> arena_;
+  IbtLink* in_ = nullptr;
+  Port* ports_ = nullptr;
+  EjectionPort ejection_;
+  // The broadcast this router serves (one at a time).
+  NodeId source_ = kNoNode;
+  std::uint32_t broadcast_key_ = 0;
+  NodeOffsets offsets_;
+  std::uint16_t colour_known_ = 0;
+  std::uint16_t colour_ports_[16] = {};
+};
+
+}  // namespace icn::ibt

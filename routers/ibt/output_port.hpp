@@ -1,0 +1,77 @@
+// OutputPort: one outgoing link of an all-port broadcast router and the
+// arbiter that picks, each cycle, the one packet it sends.
+//
+// The port keeps two sets of packet numbers: `eligible` (held by this router
+// and of a colour this port may carry) and `sent` (already put on the link).
+// In cycle t its candidates are eligible - sent - what the neighbour is known
+// to hold (its HoldingsRegister, one cycle late). It sends one candidate per
+// cycle, chosen by the port's order:
+//   ascending   lowest packet number first (pkt(1) first: "in order")
+//   descending  highest first ("reverse order")
+//   arrival     the packet that reached this router first (FIFO), then lowest
+// The candidates left after the send are the port's queue: the packets it
+// still owes its neighbour.
+#pragma once
+
+#include <cstdint>
+
+#include "routers/ibt/ibt_link.hpp"
+#include "routers/ibt/holdings_register.hpp"
+#include "routers/ibt/packet_bits.hpp"
+
+namespace icn::ibt {
+
+enum class PortOrder : std::uint8_t { kAscending, kDescending, kArrival };
+
+class OutputPort {
+ public:
+  void attach(Word* eligible, Word* sent) {
+    eligible_ = eligible;
+    sent_ = sent;
+  }
+  void connect(IbtLink& out, const HoldingsRegister& neighbour) {
+    out_ = &out;
+    neighbour_ = &neighbour;
+  }
+  bool connected() const { return out_ != nullptr; }
+  IbtLink* link() const { return out_; }
+
+  void make_eligible(unsigned p) { set(eligible_, p); }
+
+  // Candidates for cycle t into `out` (W words); false if there are none. The
+  // neighbour's status is read only when something is eligible and unsent.
+  bool candidates(Cycle t, unsigned words, Word* out) const {
+    Word unsent = 0;
+    for (unsigned i = 0; i < words; ++i) unsent |= out[i] = eligible_[i] & ~sent_[i];
+    if (unsent == 0) return false;
+    const Word* held = neighbour_->visible(t);
+    Word left = 0;
+    for (unsigned i = 0; i < words; ++i) left |= out[i] &= ~held[i];
+    return left != 0;
+  }
+
+  void mark_sent(unsigned p) {
+    set(sent_, p);
+    ++transfers_;
+  }
+
+  void note_backlog(unsigned backlog) {
+    if (backlog > max_backlog_) max_backlog_ = backlog;
+    backlog_ = backlog;
+  }
+
+  std::uint32_t transfers() const { return transfers_; }
+  std::uint32_t max_backlog() const { return max_backlog_; }
+  std::uint32_t backlog() const { return backlog_; }  // after the last cycle it was evaluated
+
+ private:
+  Word* eligible_ = nullptr;
+  Word* sent_ = nullptr;
+  IbtLink* out_ = nullptr;
+  const HoldingsRegister* neighbour_ = nullptr;
+  std::uint32_t transfers_ = 0;
+  std::uint32_t max_backlog_ = 0;
+  std::uint32_t backlog_ = 0;
+};
+
+}  // namespace icn::ibt

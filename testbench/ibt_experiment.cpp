@@ -1,0 +1,510 @@
+#include "testbench/ibt_experiment.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <memory>
+#include <sstream>
+
+#include "models/ibt_topology.hpp"
+#include "models/ledger.hpp"
+#include "models/packet.hpp"
+#include "models/rng.hpp"
+#include "nics/broadcast_nic.hpp"
+#include "routers/ibt/ibt_network.hpp"
+#include "testbench/ibt_broadcast.hpp"
+#include "testbench/processing_element.hpp"
+
+namespace icn {
+
+namespace {
+
+constexpr unsigned kMaxTrials = 256;
+constexpr NodeId kMaxTracedNodes = 4096;
+
+std::vector<ParamSpec> network_params(bool ibt) {
+  std::vector<ParamSpec> p{
+      {"network.n", ibt ? "16" : "8", ibt ? "3..; d*k must divide n" : "3..", "nodes per dimension"},
+      {"network.d", "2", "1..4", "dimensions"},
+  };
+  if (ibt) {
+    p.push_back({"network.bypass", "[4]", "[b_1,...,b_k]: each 1..n-1, a multiple of d*k, 2*b_j != 0 mod n",
+                 "bypass lengths b = <b_1..b_k>"});
+  }
+  p.push_back({"network.forward_order", "directional", "directional|pattern|arrival",
+               "what a port of a router other than the source sends first: directional = + ports lowest packet, "
+               "- ports highest; pattern = the source's rRLl pattern at every node; arrival = first come first sent"});
+  p.push_back({"network.failed_links", "[]", "list of <node id>.<port>, e.g. 5.x+ or 12.b-",
+               "links that never transmit (fault injection; the watchdog reports the stall)"});
+  return p;
+}
+
+std::vector<ParamSpec> traffic_params() {
+  return {
+      {"traffic.collective", "line_broadcast", join_choices(ibt_collective_names()),
+       "broadcast along a line, over a rectangle, to all nodes, or none (topology metrics only)"},
+      {"traffic.packets", "32", "1..4096", "k: packets in the broadcast message"},
+      {"traffic.source", "0", "a node id, or a list of d coordinates", "the broadcasting node s"},
+      {"traffic.dimension", "1", "1..d", "line_broadcast: the dimension of the line"},
+      {"traffic.dimensions", "[1,2]", "two distinct dimensions 1..d",
+       "rect_broadcast: the rectangle's dimensions (the first is colour 1's first line)"},
+      {"traffic.pattern", "3", "0..15, a list with one per colour, best or favourable",
+       "packet-sending pattern rRLl of the source's links (bit 3 r, 2 R, 1 L, 0 l; 1 = reverse order); "
+       "best tries 0..7 (line) or 1,3,5,7 (colours), favourable tries 1,3,5,7, and both report the fastest"},
+      {"traffic.split", "even", "even, or a list of packets per colour summing to k",
+       "how the k packets are shared among the colours"},
+      {"traffic.split_tolerance", "0", "0..k",
+       "with split=even: try every split whose parts differ by at most d_k and report the fastest"},
+  };
+}
+
+const ParamSpec& spec(const std::vector<ParamSpec>& specs, const std::string& key) {
+  for (const auto& s : specs)
+    if (s.key == key) return s;
+  throw std::logic_error("no spec " + key);
+}
+
+struct IbtSetup : ExperimentSetup {
+  bool ibt = false;
+  unsigned n = 0, d = 0;
+  std::vector<unsigned> bypass;
+  ibt::ForwardOrder order = ibt::ForwardOrder::kDirectional;
+  std::vector<std::string> failed_links;
+  IbtCollective collective = IbtCollective::kLine;
+  IbtBroadcastPlan base;                            // source, k, scheme, dims
+  std::vector<std::vector<unsigned>> pattern_options;  // per trial: per colour
+  std::vector<std::vector<unsigned>> split_options;
+
+  std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
+};
+
+ibt::ForwardOrder order_from_name(const std::string& s) {
+  if (s == "pattern") return ibt::ForwardOrder::kPattern;
+  if (s == "arrival") return ibt::ForwardOrder::kArrival;
+  return ibt::ForwardOrder::kDirectional;
+}
+
+bool valid_link_name(const std::string& name, const IbtTopology& topo) {
+  const auto dot = name.find('.');
+  if (dot == std::string::npos || dot == 0 || dot > 9) return false;
+  for (std::size_t i = 0; i < dot; ++i)
+    if (name[i] < '0' || name[i] > '9') return false;
+  if (std::stoull(name.substr(0, dot)) >= topo.nodes()) return false;
+  for (unsigned q = 0; q < topo.ports(); ++q)
+    if (name.substr(dot + 1) == topo.port_name(q)) return true;
+  return false;
+}
+
+std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
+  auto setup = std::make_unique<IbtSetup>();
+  setup->ibt = ibt;
+  const auto net = network_params(ibt);
+  cfg.declare(net);
+  const std::int64_t d = cfg.integer("network.d", 1, IbtTopology::kMaxDims);
+  const std::int64_t n = cfg.integer("network.n", 1, 1 << 22);
+  std::vector<std::int64_t> bypass;
+  if (ibt) {
+    bypass = cfg.integer_list("network.bypass", -(1ll << 40), 1ll << 40);
+    if (bypass.empty()) cfg.fail("network.bypass", "an iBT needs at least one bypass length (a torus is network.type=torus)");
+  } else {
+    cfg.declare_unused("network.bypass", "a torus has no bypass links (use network.type=ibt)");
+  }
+  const IbtTopology::Problem problem = IbtTopology::check(n, d, bypass);
+  if (!problem.why.empty()) cfg.fail(problem.key, problem.why);
+  setup->n = static_cast<unsigned>(n);
+  setup->d = static_cast<unsigned>(d);
+  for (auto b : bypass) setup->bypass.push_back(static_cast<unsigned>(b));
+  const IbtTopology topo(setup->n, setup->d, setup->bypass);
+  setup->order = order_from_name(cfg.choice("network.forward_order", {"directional", "pattern", "arrival"}));
+
+  const YAML::Node failed = cfg.node("network.failed_links");
+  if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list like [5.x+, 12.b-]");
+  for (const auto& item : failed) {
+    if (!item.IsScalar() || !valid_link_name(item.Scalar(), topo)) {
+      cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
+                                           "' is not a link of this network (<node id 0..N-1>.<port " +
+                                           topo.port_name(0) + ".." + topo.port_name(topo.ports() - 1) + ">)");
+    }
+    setup->failed_links.push_back(item.Scalar());
+  }
+
+  const auto traffic = traffic_params();
+  cfg.declare({spec(traffic, "traffic.collective")});
+  setup->collective = ibt_collective_from_name(cfg.choice("traffic.collective", ibt_collective_names()));
+  IbtBroadcastPlan& plan = setup->base;
+  plan.collective = setup->collective;
+  if (setup->collective == IbtCollective::kNone) {
+    for (const auto& s : traffic)
+      if (s.key != "traffic.collective") cfg.declare_unused(s.key, "traffic.collective=none only computes the topology metrics");
+    return setup;
+  }
+  cfg.declare({spec(traffic, "traffic.packets"), spec(traffic, "traffic.source"), spec(traffic, "traffic.pattern"),
+               spec(traffic, "traffic.split"), spec(traffic, "traffic.split_tolerance")});
+  plan.packets = static_cast<unsigned>(cfg.integer("traffic.packets", 1, 4096));
+
+  const YAML::Node source = cfg.node("traffic.source");
+  if (source.IsScalar()) {
+    const std::int64_t id = cfg.integer("traffic.source", 0, static_cast<std::int64_t>(topo.nodes()) - 1);
+    plan.source = static_cast<NodeId>(id);
+  } else if (source.IsSequence()) {
+    const auto coords = cfg.integer_list("traffic.source", 0, n - 1);
+    if (coords.size() != setup->d)
+      cfg.fail("traffic.source", "needs exactly d = " + std::to_string(d) + " coordinates, each 0..n-1");
+    std::vector<unsigned> c(coords.begin(), coords.end());
+    plan.source = topo.node(c);
+  } else {
+    cfg.fail("traffic.source", "expected a node id or a list of d coordinates");
+  }
+
+  const std::string only_line = "applies only to traffic.collective=line_broadcast";
+  const std::string only_rect = "applies only to traffic.collective=rect_broadcast";
+  const bool directed_colours = !ibt && setup->collective != IbtCollective::kLine;
+  plan.scheme = directed_colours ? ibt::ColourScheme::kDirectedTorus : ibt::ColourScheme::kDimensionOrdered;
+  if (setup->collective == IbtCollective::kLine) {
+    cfg.declare({spec(traffic, "traffic.dimension")});
+    cfg.declare_unused("traffic.dimensions", only_rect);
+    plan.dims = {static_cast<unsigned>(cfg.integer("traffic.dimension", 1, d) - 1)};
+  } else if (setup->collective == IbtCollective::kRectangle) {
+    cfg.declare({spec(traffic, "traffic.dimensions")});
+    cfg.declare_unused("traffic.dimension", only_line);
+    if (d < 2) cfg.fail("traffic.collective", "rect_broadcast needs d >= 2");
+    const auto dims = cfg.integer_list("traffic.dimensions", 1, d);
+    if (dims.size() != 2 || dims[0] == dims[1])
+      cfg.fail("traffic.dimensions", "expected two distinct dimensions 1..d, e.g. [1,2]");
+    plan.dims = {static_cast<unsigned>(dims[0] - 1), static_cast<unsigned>(dims[1] - 1)};
+  } else {
+    cfg.declare_unused("traffic.dimension", only_line);
+    cfg.declare_unused("traffic.dimensions", only_rect);
+    for (unsigned i = 0; i < setup->d; ++i) plan.dims.push_back(i);
+  }
+  const unsigned colours = colours_for(plan.scheme, static_cast<unsigned>(plan.dims.size()));
+
+  // Patterns: one number for every colour, one per colour, or the paper's favourable set.
+  const YAML::Node pattern = cfg.node("traffic.pattern");
+  if (pattern.IsScalar() && (pattern.Scalar() == "best" || pattern.Scalar() == "favourable")) {
+    std::vector<unsigned> candidates{1, 3, 5, 7};  // sections 4.2 and 5.1: "Int(pn) in {1,3,5,7}"
+    if (colours == 1 && pattern.Scalar() == "best") candidates = {0, 1, 2, 3, 4, 5, 6, 7};  // Table 1: min over 0..7
+    for (unsigned pn : candidates) setup->pattern_options.push_back(std::vector<unsigned>(colours, pn));
+  } else if (pattern.IsScalar()) {
+    const auto pn = static_cast<unsigned>(cfg.integer("traffic.pattern", 0, 15));
+    setup->pattern_options.push_back(std::vector<unsigned>(colours, pn));
+  } else if (pattern.IsSequence()) {
+    const auto list = cfg.integer_list("traffic.pattern", 0, 15);
+    if (list.size() != colours)
+      cfg.fail("traffic.pattern", "needs one pattern per colour (" + std::to_string(colours) + " colours here)");
+    setup->pattern_options.push_back(std::vector<unsigned>(list.begin(), list.end()));
+  } else {
+    cfg.fail("traffic.pattern", "expected 0..15, a list of patterns per colour, best or favourable");
+  }
+
+  const YAML::Node split = cfg.node("traffic.split");
+  const auto tolerance = static_cast<unsigned>(cfg.integer("traffic.split_tolerance", 0, plan.packets));
+  if (split.IsScalar() && split.Scalar() == "even") {
+    if (tolerance == 0) setup->split_options.push_back(even_split(plan.packets, colours));
+    else setup->split_options = splits_within(plan.packets, colours, tolerance);
+  } else if (split.IsSequence()) {
+    if (tolerance != 0) cfg.fail("traffic.split_tolerance", "only applies with traffic.split=even");
+    const auto list = cfg.integer_list("traffic.split", 0, plan.packets);
+    std::int64_t sum = 0;
+    for (auto v : list) sum += v;
+    if (list.size() != colours || sum != plan.packets)
+      cfg.fail("traffic.split", "needs " + std::to_string(colours) + " numbers (one per colour) summing to k = " +
+                                    std::to_string(plan.packets));
+    setup->split_options.push_back(std::vector<unsigned>(list.begin(), list.end()));
+  } else {
+    cfg.fail("traffic.split", "expected even or a list of packets per colour");
+  }
+  const std::size_t trials = setup->pattern_options.size() * setup->split_options.size();
+  if (trials > kMaxTrials) {
+    cfg.fail("traffic.split_tolerance", std::to_string(trials) + " pattern/split combinations to try; at most " +
+                                            std::to_string(kMaxTrials));
+  }
+  return setup;
+}
+
+// One network instance running one (pattern, split) choice.
+class BroadcastTrial : public sc_core::sc_module {
+ public:
+  BroadcastTrial(sc_core::sc_module_name name, const IbtTopology& topo, const IbtSetup& setup, IbtBroadcastPlan plan,
+                 CycleEngine& engine, PacketPool& pool, std::uint64_t content_key)
+      : sc_module(name),
+        plan_(std::move(plan)),
+        receipts_(topo, plan_, content_key),
+        network_("net", topo, plan_.packets, setup.order, engine, pool, ledger_, &receipts_),
+        nic_("nic", BroadcastNic::Params{plan_.source, plan_.group_size(topo) - 1, plan_.packets}, pool, ledger_,
+             engine, network_.router(plan_.source)),
+        source_plan_(SimpleReceiptPlan::Kind::kFromOne, topo.nodes(), plan_.source, true),
+        pe_("pe", plan_.source, content_key, std::make_unique<ListProgram>(plan_.sends()), source_plan_) {
+    for (const auto& link : setup.failed_links) network_.link_named(link)->set_failed(true);
+    pe_.socket.bind(nic_.socket);
+    engine.add(pe_);
+    pe_.start();
+  }
+
+  const IbtBroadcastPlan& plan() const { return plan_; }
+  const GroupReceipts& receipts() const { return receipts_; }
+  const TrafficLedger& ledger() const { return ledger_; }
+  ibt::IbtNetwork& network() { return network_; }
+  const ibt::IbtNetwork& network() const { return network_; }
+  Cycle cycles() const { return receipts_.last_arrival(); }
+  std::string verification_problem() const { return receipts_.problem(); }
+
+ private:
+  IbtBroadcastPlan plan_;
+  TrafficLedger ledger_;
+  GroupReceipts receipts_;
+  ibt::IbtNetwork network_;
+  BroadcastNic nic_;
+  SimpleReceiptPlan source_plan_;
+  ProcessingElement pe_;
+};
+
+std::string list_text(const std::vector<unsigned>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+// Routers are allocated in node order, so evaluating them in address order
+// sweeps memory sequentially (docs/performance.md, "Torus and iBT").
+CycleEngine::Options engine_options(CycleEngine::Options options) {
+  options.address_order = true;
+  return options;
+}
+
+class IbtExperiment : public Experiment {
+ public:
+  IbtExperiment(sc_core::sc_module_name name, const IbtSetup& setup, const RunContext& ctx)
+      : Experiment(name),
+        setup_(setup),
+        topo_(setup.n, setup.d, setup.bypass),
+        metrics_(distance_metrics(topo_)),
+        engine_("engine", engine_options(ctx.engine)) {
+    engine_.set_in_flight_probe([this] { return pool_.live(); });
+    if (setup_.collective == IbtCollective::kNone) return;
+    const std::uint64_t content_key = mix64(ctx.seed, 0x1b7);
+    unsigned index = 0;
+    for (const auto& patterns : setup_.pattern_options) {
+      for (const auto& split : setup_.split_options) {
+        IbtBroadcastPlan plan = setup_.base;
+        plan.patterns = patterns;
+        plan.split = split;
+        trials_.push_back(std::make_unique<BroadcastTrial>(("trial" + std::to_string(index++)).c_str(), topo_, setup_,
+                                                           plan, engine_, pool_, content_key));
+      }
+    }
+    if (ctx.tracer != nullptr) {
+      // Waveforms of at most kMaxTracedNodes routers: the broadcast group's first, by node id.
+      const IbtBroadcastPlan& plan = trials_.front()->plan();
+      for (int pass = 0; pass < 2; ++pass) {
+        for (NodeId x = 0; x < topo_.nodes() && traced_.size() < kMaxTracedNodes; ++x)
+          if (plan.in_group(topo_, x) == (pass == 0)) traced_.push_back(x);
+      }
+      trials_.front()->network().trace(*ctx.tracer, std::string(this->name()), traced_);
+    }
+  }
+
+  CycleEngine& engine() override { return engine_; }
+  std::uint64_t routers() const override { return static_cast<std::uint64_t>(topo_.nodes()) * trials_.size(); }
+
+  // The fastest verified trial (the first one if none verified).
+  const BroadcastTrial& best() const {
+    const BroadcastTrial* best = trials_.front().get();
+    for (const auto& t : trials_) {
+      const bool ok = t->verification_problem().empty(), best_ok = best->verification_problem().empty();
+      if ((ok && !best_ok) || (ok == best_ok && t->cycles() < best->cycles())) best = t.get();
+    }
+    return *best;
+  }
+
+  std::string problem() const override {
+    const RunOutcome& outcome = engine_.outcome();
+    if (outcome.status != RunOutcome::Status::kCompleted) return outcome.diagnostic;
+    if (pool_.live() != 0) return std::to_string(pool_.live()) + " packet(s) still held in the network";
+    for (const auto& t : trials_) {
+      const std::string books = t->ledger().check(0);
+      if (!books.empty()) return std::string(t->name()) + ": " + books;
+      const std::string v = t->verification_problem();
+      if (!v.empty()) return std::string(t->name()) + ": " + v;
+    }
+    return "";
+  }
+
+  void write_results(nlohmann::ordered_json& out) const override {
+    nlohmann::ordered_json topo;
+    topo["type"] = topo_.has_bypass() ? "ibt" : "torus";
+    topo["label"] = topo_.label();
+    topo["n"] = topo_.n();
+    topo["d"] = topo_.d();
+    topo["bypass"] = topo_.bypass();
+    topo["nodes"] = topo_.nodes();
+    topo["ports_per_router"] = topo_.ports();
+    topo["classes"] = topo_.classes();
+    topo["diameter"] = metrics_.diameter;
+    topo["average_distance"] = metrics_.average;
+    topo["distance_sum"] = metrics_.distance_sum;
+    topo["bfs_sources"] = metrics_.bfs_sources;
+    out["topology"] = topo;
+
+    nlohmann::ordered_json r;
+    r["status"] = to_string(engine_.outcome().status);
+    const std::string why = problem();
+    if (setup_.collective == IbtCollective::kNone) {
+      r["cycles"] = 0;
+      r["verified"] = why.empty();
+      out["result"] = r;
+      return;
+    }
+    const BroadcastTrial& b = best();
+    r["cycles"] = b.cycles();
+    r["verified"] = why.empty();
+    r["conservation"] = b.ledger().check(pool_.live()).empty() ? "ok" : b.ledger().check(pool_.live());
+    r["messages"] = {{"injected", b.ledger().injected},
+                     {"deliveries_expected", b.ledger().deliveries_expected},
+                     {"delivered", b.ledger().delivered},
+                     {"verified_receipts", b.receipts().received()},
+                     {"lost", b.ledger().lost}};
+    const auto paper = paper_steps(topo_, b.plan());
+    nlohmann::ordered_json expected;
+    expected["paper"] = paper ? nlohmann::ordered_json(paper->steps) : nlohmann::ordered_json(nullptr);
+    expected["paper_source"] = paper ? paper->source : "";
+    expected["difference"] = paper ? nlohmann::ordered_json(static_cast<std::int64_t>(b.cycles()) -
+                                                             static_cast<std::int64_t>(paper->steps))
+                                   : nlohmann::ordered_json(nullptr);
+    r["expected"] = expected;
+    if (!why.empty()) r["problem"] = why;
+    if (!engine_.outcome().held.empty()) {
+      nlohmann::ordered_json held = nlohmann::ordered_json::array();
+      for (const auto& h : engine_.outcome().held)
+        held.push_back({{"location", h.location}, {"packets", h.packets}, {"head", h.head}, {"since", h.since}});
+      r["held"] = held;
+    }
+    out["result"] = r;
+
+    const IbtBroadcastPlan& plan = b.plan();
+    nlohmann::ordered_json bc;
+    bc["collective"] = to_string(plan.collective);
+    bc["algorithm"] = plan.scheme == ibt::ColourScheme::kDirectedTorus ? "directed torus colours (2m arc-disjoint trees)"
+                      : plan.dims.size() == 1                          ? "line broadcast"
+                                                                       : "dimension-ordered colours (Zhang & Deng)";
+    bc["source"] = topo_.coords(plan.source);
+    bc["source_id"] = plan.source;
+    std::vector<unsigned> dims1;
+    for (unsigned dim : plan.dims) dims1.push_back(dim + 1);
+    bc["dimensions"] = dims1;
+    bc["group_size"] = plan.group_size(topo_);
+    bc["packets"] = plan.packets;
+    bc["forward_order"] = ibt::to_string(setup_.order);
+    nlohmann::ordered_json colours = nlohmann::ordered_json::array();
+    for (unsigned c = 0; c < plan.colours(); ++c)
+      colours.push_back({{"colour", c + 1}, {"order", plan.colour_label(c)}, {"packets", plan.split[c]},
+                         {"pattern", plan.patterns[c]}});
+    bc["colours"] = colours;
+    nlohmann::ordered_json trials = nlohmann::ordered_json::array();
+    for (const auto& t : trials_) {
+      trials.push_back({{"patterns", t->plan().patterns}, {"split", t->plan().split}, {"cycles", t->cycles()},
+                        {"verified", t->verification_problem().empty()}, {"transfers", t->network().transfers()},
+                        {"duplicates", t->network().duplicates()}});
+    }
+    bc["trials"] = trials;
+    out["broadcast"] = bc;
+
+    const ibt::IbtNetwork& net = b.network();
+    const auto& torus = net.activity().torus();
+    const auto& bypass = net.activity().bypass();
+    const Cycle cycles = b.cycles();
+    const std::uint64_t directed = net.directed_links(), bypass_links = net.bypass_links();
+    std::uint64_t transfers = 0;
+    nlohmann::ordered_json by_cycle = nlohmann::ordered_json::array(), torus_by_cycle = by_cycle, bypass_by_cycle = by_cycle;
+    nlohmann::ordered_json utilisation_by_cycle = nlohmann::ordered_json::array();
+    for (Cycle t = 1; t <= cycles; ++t) {
+      const std::uint64_t a = t < torus.size() ? torus[t] : 0, bp = t < bypass.size() ? bypass[t] : 0;
+      transfers += a + bp;
+      torus_by_cycle.push_back(a);
+      bypass_by_cycle.push_back(bp);
+      utilisation_by_cycle.push_back(static_cast<double>(a + bp) / static_cast<double>(directed));
+    }
+    nlohmann::ordered_json links;
+    links["directed_links"] = directed;
+    links["directed_bypass_links"] = bypass_links;
+    links["transfers"] = net.transfers();
+    links["duplicates_discarded"] = net.duplicates();
+    links["utilisation"] = cycles > 0 ? static_cast<double>(transfers) / (static_cast<double>(directed) * cycles) : 0.0;
+    links["utilisation_by_cycle"] = utilisation_by_cycle;
+    links["torus_transfers_by_cycle"] = torus_by_cycle;
+    links["bypass_transfers_by_cycle"] = bypass_by_cycle;
+    out["links"] = links;
+    nlohmann::ordered_json ports = nlohmann::ordered_json::array();
+    for (const auto& p : net.port_stats())
+      ports.push_back({{"port", p.port}, {"transfers", p.transfers}, {"max_queue", p.max_queue}});
+    out["ports"] = ports;
+    out["routers"] = {{"max_buffer", net.max_buffer()}};
+    if (!traced_.empty()) {
+      out["waveforms"] = {{"traced_routers", traced_.size()}, {"all_routers", traced_.size() == topo_.nodes()},
+                          {"limit", kMaxTracedNodes}};
+    }
+  }
+
+  std::vector<std::string> table_header() const override {
+    return {"network", "collective", "source", "k", "steps", "paper", "diameter", "avg distance", "max queue", "verified"};
+  }
+
+  std::vector<std::string> table_row() const override {
+    std::ostringstream avg;
+    avg << std::fixed << std::setprecision(4) << metrics_.average;
+    const bool ok = problem().empty();
+    if (setup_.collective == IbtCollective::kNone) {
+      return {topo_.label(), "none", "-", "-", "-", "-", std::to_string(metrics_.diameter), avg.str(), "-",
+              ok ? "yes" : "NO"};
+    }
+    const BroadcastTrial& b = best();
+    const auto paper = paper_steps(topo_, b.plan());
+    std::uint32_t max_queue = 0;
+    for (const auto& p : b.network().port_stats()) max_queue = std::max(max_queue, p.max_queue);
+    std::string collective = to_string(b.plan().collective);
+    if (trials_.size() > 1)
+      collective += " (best of " + std::to_string(trials_.size()) + ": pn " + list_text(b.plan().patterns) + ", split " +
+                    list_text(b.plan().split) + ")";
+    return {topo_.label(),
+            collective,
+            topo_.coords_text(b.plan().source),
+            std::to_string(b.plan().packets),
+            std::to_string(b.cycles()),
+            paper ? std::to_string(paper->steps) : "-",
+            std::to_string(metrics_.diameter),
+            avg.str(),
+            std::to_string(max_queue),
+            ok ? "yes" : "NO"};
+  }
+
+ private:
+  const IbtSetup setup_;
+  IbtTopology topo_;
+  DistanceMetrics metrics_;
+  PacketPool pool_;
+  CycleEngine engine_;
+  std::vector<std::unique_ptr<BroadcastTrial>> trials_;
+  std::vector<NodeId> traced_;
+};
+
+std::unique_ptr<Experiment> IbtSetup::elaborate(const std::string& name, const RunContext& ctx) {
+  return std::make_unique<IbtExperiment>(name.c_str(), *this, ctx);
+}
+
+NetworkKind make_kind(bool ibt) {
+  NetworkKind kind;
+  kind.type = ibt ? "ibt" : "torus";
+  kind.summary = ibt ? "interlaced bypass torus iBT(n^d; b), all-port routers, pipelined broadcasts (Zhang & Deng)"
+                     : "torus Torus(n^d), all-port routers, pipelined broadcasts (Zhang & Deng's baseline)";
+  kind.params = [ibt] {
+    return std::vector<ParamGroup>{{"network", network_params(ibt)}, {"traffic", traffic_params()}};
+  };
+  kind.configure = [ibt](Config& cfg) { return configure(cfg, ibt); };
+  return kind;
+}
+
+}  // namespace
+
+NetworkKind torus_kind() { return make_kind(false); }
+NetworkKind ibt_kind() { return make_kind(true); }
+
+}  // namespace icn
