@@ -49,12 +49,11 @@ void BitSerialNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
   IcnExtension* ext = nullptr;
   trans.get_extension(ext);
   const NodeId nodes = NodeId{1} << params_.height;
-  if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
-    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  if (const auto form = message_write_form(trans, kPayloadBytes, kPayloadBytes); form != tlm::TLM_OK_RESPONSE) {
+    trans.set_response_status(form);
     return;
   }
-  if (trans.get_byte_enable_ptr() != nullptr || trans.get_data_length() != kPayloadBytes ||
-      trans.get_streaming_width() < trans.get_data_length() || (ext != nullptr && ext->broadcast)) {
+  if (ext != nullptr && ext->broadcast) {  // streams have one destination
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }

@@ -31,6 +31,37 @@ struct IcnExtension : tlm::tlm_extension<IcnExtension> {
   }
 };
 
+// Processor side: fills `trans` (which carries `ext`) for one message write.
+inline void prepare_message_write(tlm::tlm_generic_payload& trans, IcnExtension& ext, std::uint64_t address,
+                                  unsigned char* data, unsigned length, std::uint32_t seq, bool broadcast = false,
+                                  std::uint32_t route = 0) {
+  trans.set_command(tlm::TLM_WRITE_COMMAND);
+  trans.set_address(address);
+  trans.set_data_ptr(data);
+  trans.set_data_length(length);
+  trans.set_streaming_width(length);
+  trans.set_byte_enable_ptr(nullptr);
+  trans.set_dmi_allowed(false);
+  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  ext.seq = seq;
+  ext.broadcast = broadcast;
+  ext.route = route;
+}
+
+// NIC side: whether a transaction has the form of a message write —
+// COMMAND_ERROR for anything but a write, BURST_ERROR for byte enables, a
+// streaming width shorter than the data, or a length outside
+// [min_length, max_length]; OK otherwise. Addresses are each NIC's to check.
+inline tlm::tlm_response_status message_write_form(const tlm::tlm_generic_payload& trans, unsigned min_length,
+                                                   unsigned max_length) {
+  if (trans.get_command() != tlm::TLM_WRITE_COMMAND) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+  const unsigned length = trans.get_data_length();
+  if (trans.get_byte_enable_ptr() != nullptr || length < min_length || length > max_length ||
+      trans.get_streaming_width() < length)
+    return tlm::TLM_BURST_ERROR_RESPONSE;
+  return tlm::TLM_OK_RESPONSE;
+}
+
 struct Delivery {
   NodeId src = kNoNode;
   NodeId dst = kNoNode;      // the receiving node (also for broadcasts)

@@ -28,13 +28,8 @@ void PacketNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
   IcnExtension* ext = nullptr;
   trans.get_extension(ext);
   const bool broadcast = ext != nullptr && ext->broadcast;
-  if (trans.get_command() != tlm::TLM_WRITE_COMMAND) {
-    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-    return;
-  }
-  if (trans.get_byte_enable_ptr() != nullptr || trans.get_data_length() > kMaxPayloadBytes ||
-      trans.get_streaming_width() < trans.get_data_length()) {
-    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+  if (const auto form = message_write_form(trans, 0, kMaxPayloadBytes); form != tlm::TLM_OK_RESPONSE) {
+    trans.set_response_status(form);
     return;
   }
   if (!broadcast && (trans.get_address() >= params_.nodes || trans.get_address() == params_.node)) {

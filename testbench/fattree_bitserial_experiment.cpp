@@ -244,16 +244,7 @@ class FatTreeBitSerialExperiment : public Experiment {
     return used;
   }
 
-  std::string verification_problem() const {
-    for (const auto& pe : processors_) {
-      const ReceiptCheck& c = pe->check();
-      if (c.ok()) continue;
-      if (!c.first_problem.empty()) return c.first_problem;
-      return std::string(pe->name()) + " received " + std::to_string(c.received) + " of " +
-             std::to_string(c.expected) + " expected messages";
-    }
-    return "";
-  }
+  std::string verification_problem() const { return first_receipt_problem(processors_); }
 
   // Hardware protocol faults: things a correct network never does.
   std::string protocol_problem() const {

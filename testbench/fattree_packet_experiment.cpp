@@ -173,16 +173,7 @@ class FatTreePacketExperiment : public Experiment {
     return last;
   }
 
-  std::string verification_problem() const {
-    for (const auto& pe : pes_) {
-      const ReceiptCheck& c = pe->check();
-      if (c.ok()) continue;
-      if (!c.first_problem.empty()) return c.first_problem;
-      return std::string(pe->name()) + " received " + std::to_string(c.received) + " of " +
-             std::to_string(c.expected) + " expected messages";
-    }
-    return "";
-  }
+  std::string verification_problem() const { return first_receipt_problem(pes_); }
 
   std::string problem() const override {
     const RunOutcome& outcome = engine_.outcome();

@@ -27,17 +27,7 @@ void GreedyProcessor::start() {
 void GreedyProcessor::send(std::size_t index) {
   Outgoing& o = messages_[index];
   store_le64(buffer_, message_content(params_.content_key, params_.node, o.message.dst, o.message.seq));
-  trans_.set_command(tlm::TLM_WRITE_COMMAND);
-  trans_.set_address(o.message.dst);
-  trans_.set_data_ptr(buffer_);
-  trans_.set_data_length(sizeof buffer_);
-  trans_.set_streaming_width(sizeof buffer_);
-  trans_.set_byte_enable_ptr(nullptr);
-  trans_.set_dmi_allowed(false);
-  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  ext_.seq = o.message.seq;
-  ext_.broadcast = false;
-  ext_.route = 0;
+  prepare_message_write(trans_, ext_, o.message.dst, buffer_, sizeof buffer_, o.message.seq);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   socket->b_transport(trans_, delay);
   if (trans_.is_response_error()) {

@@ -29,17 +29,7 @@ void ProcessingElement::start() {
 void ProcessingElement::send(const PlannedSend& s, Cycle now) {
   const NodeId content_dst = s.broadcast ? kBroadcastDestination : s.dst;
   store_le64(buffer_, message_content(key_, node_, content_dst, s.seq));
-  trans_.set_command(tlm::TLM_WRITE_COMMAND);
-  trans_.set_address(s.broadcast ? 0 : s.dst);
-  trans_.set_data_ptr(buffer_);
-  trans_.set_data_length(sizeof buffer_);
-  trans_.set_streaming_width(sizeof buffer_);
-  trans_.set_byte_enable_ptr(nullptr);
-  trans_.set_dmi_allowed(false);
-  trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  ext_.seq = s.seq;
-  ext_.broadcast = s.broadcast;
-  ext_.route = s.route;
+  prepare_message_write(trans_, ext_, s.broadcast ? 0 : s.dst, buffer_, sizeof buffer_, s.seq, s.broadcast, s.route);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   socket->b_transport(trans_, delay);
   if (trans_.is_response_error()) {

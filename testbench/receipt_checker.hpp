@@ -25,7 +25,24 @@ struct ReceiptCheck {
   bool ok() const {
     return received == expected && unexpected == 0 && duplicates == 0 && corrupted == 0;
   }
+  // "" when ok(); otherwise the first wrong delivery, or how many are missing.
+  std::string problem(const std::string& owner) const {
+    if (ok()) return "";
+    if (!first_problem.empty()) return first_problem;
+    return owner + " received " + std::to_string(received) + " of " + std::to_string(expected) +
+           " expected messages";
+  }
 };
+
+// The first problem among several processors' checks, or "".
+template <class Processors>
+std::string first_receipt_problem(const Processors& processors) {
+  for (const auto& pe : processors) {
+    const std::string why = pe->check().problem(pe->name());
+    if (!why.empty()) return why;
+  }
+  return "";
+}
 
 class ReceiptChecker {
  public:

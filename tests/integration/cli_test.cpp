@@ -17,24 +17,6 @@ std::string write_scenario(const std::string& name, const std::string& text) {
   return path;
 }
 
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
-}
-
-// Bad input: exit code 2, nothing on stdout, exactly one line on stderr that
-// contains `needle` (the key and the allowed values).
-void expect_rejected(const std::string& args, const std::string& needle) {
-  SCOPED_TRACE(args);
-  const CommandResult r = run_icnsim(args, 30);
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(lines(r.err), 1) << r.err;
-  EXPECT_EQ(r.err.rfind("icnsim: error: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-}
-
 }  // namespace
 
 TEST(Cli, DefaultRunPrintsTheTableWithEveryCollectiveVerified) {

@@ -82,14 +82,7 @@ class BitSerialBench : public sc_core::sc_module, public Clocked, public Deliver
     unsigned char bytes[8];
     const std::uint64_t v = content(src, dst, seq);
     for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>(v >> (8 * i));
-    trans_.set_command(tlm::TLM_WRITE_COMMAND);
-    trans_.set_address(dst);
-    trans_.set_data_ptr(bytes);
-    trans_.set_data_length(8);
-    trans_.set_streaming_width(8);
-    trans_.set_byte_enable_ptr(nullptr);
-    trans_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    ext_.seq = seq;
+    prepare_message_write(trans_, ext_, dst, bytes, 8, seq);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     (*sockets_[src])->b_transport(trans_, delay);
     if (trans_.is_response_error())

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -75,6 +76,16 @@ CommandResult run_icnsim(const std::string& args, int timeout_seconds) {
   r.out = read_file(out);
   r.err = read_file(err);
   return r;
+}
+
+void expect_rejected(const std::string& args, const std::string& needle) {
+  SCOPED_TRACE(args);
+  const CommandResult r = run_icnsim(args, 30);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("icnsim: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
 }
 
 }  // namespace icn::test

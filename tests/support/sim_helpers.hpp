@@ -28,6 +28,10 @@ struct CommandResult {
 // Runs the icnsim binary with `args` (shell words), with a time limit.
 CommandResult run_icnsim(const std::string& args, int timeout_seconds = 60);
 
+// Bad input: `icnsim ARGS` exits with code 2, prints nothing on stdout and
+// exactly one line on stderr, "icnsim: error: ...", containing `needle`.
+void expect_rejected(const std::string& args, const std::string& needle);
+
 // A fresh scratch directory for this test.
 std::string scratch_dir();
 
