@@ -120,11 +120,7 @@ TEST(IbtCli, JsonHasTheDocumentedFieldsAndIsDeterministic) {
   EXPECT_TRUE(a["ports"][0].contains("max_queue"));
   EXPECT_EQ(a["scenario"]["network"]["bypass"], nlohmann::ordered_json::parse("[4,8]"));
   EXPECT_EQ(a["scenario"]["seed"], 9);
-  a.erase("sim");
-  b.erase("sim");
-  a["scenario"]["outputs"].erase("json");
-  b["scenario"]["outputs"].erase("json");
-  EXPECT_EQ(a.dump(), b.dump());
+  EXPECT_EQ(deterministic_part(a).dump(), deterministic_part(b).dump());
 }
 
 TEST(IbtCli, ScenarioFilesRunAndVerify) {

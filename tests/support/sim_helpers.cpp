@@ -78,6 +78,13 @@ CommandResult run_icnsim(const std::string& args, int timeout_seconds) {
   return r;
 }
 
+nlohmann::ordered_json deterministic_part(nlohmann::ordered_json results) {
+  results.erase("sim");
+  if (results.contains("scenario") && results["scenario"].contains("outputs"))
+    results["scenario"]["outputs"].erase("json");
+  return results;
+}
+
 void expect_rejected(const std::string& args, const std::string& needle) {
   SCOPED_TRACE(args);
   const CommandResult r = run_icnsim(args, 30);

@@ -28,6 +28,10 @@ struct CommandResult {
 // Runs the icnsim binary with `args` (shell words), with a time limit.
 CommandResult run_icnsim(const std::string& args, int timeout_seconds = 60);
 
+// A results file without what may differ between two runs of one scenario:
+// the host measurements (`sim`) and the JSON file's own path.
+nlohmann::ordered_json deterministic_part(nlohmann::ordered_json results);
+
 // Bad input: `icnsim ARGS` exits with code 2, prints nothing on stdout and
 // exactly one line on stderr, "icnsim: error: ...", containing `needle`.
 void expect_rejected(const std::string& args, const std::string& needle);
