@@ -57,6 +57,15 @@ class ExperimentSetup {
   virtual std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) = 0;
 };
 
+// Where traffic was held when a run stopped (stall or cycle limit), for the
+// JSON results: [{location, packets, head, since}, ...].
+inline nlohmann::ordered_json held_json(const RunOutcome& outcome) {
+  nlohmann::ordered_json held = nlohmann::ordered_json::array();
+  for (const auto& h : outcome.held)
+    held.push_back({{"location", h.location}, {"packets", h.packets}, {"head", h.head}, {"since", h.since}});
+  return held;
+}
+
 struct NetworkKind {
   std::string type;
   std::string summary;

@@ -313,12 +313,7 @@ class FatTreeBitSerialExperiment : public Experiment {
                      {"meets_lower_bound", dcs >= lower}};
     const std::string why = problem();
     if (!why.empty()) r["problem"] = why;
-    if (!engine_.outcome().held.empty()) {
-      nlohmann::ordered_json held = nlohmann::ordered_json::array();
-      for (const auto& h : engine_.outcome().held)
-        held.push_back({{"location", h.location}, {"count", h.packets}, {"head", h.head}, {"since", h.since}});
-      r["held"] = held;
-    }
+    if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
     out["result"] = r;
 
     nlohmann::ordered_json per_dc = nlohmann::ordered_json::array();

@@ -215,12 +215,7 @@ class FatTreePacketExperiment : public Experiment {
     r["expected"] = expected;
     const std::string why = problem();
     if (!why.empty()) r["problem"] = why;
-    if (!engine_.outcome().held.empty()) {
-      nlohmann::ordered_json held = nlohmann::ordered_json::array();
-      for (const auto& h : engine_.outcome().held)
-        held.push_back({{"location", h.location}, {"packets", h.packets}, {"head", h.head}, {"since", h.since}});
-      r["held"] = held;
-    }
+    if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
     out["result"] = r;
 
     nlohmann::ordered_json levels = nlohmann::ordered_json::array();

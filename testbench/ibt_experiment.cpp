@@ -372,12 +372,7 @@ class IbtExperiment : public Experiment {
                                    : nlohmann::ordered_json(nullptr);
     r["expected"] = expected;
     if (!why.empty()) r["problem"] = why;
-    if (!engine_.outcome().held.empty()) {
-      nlohmann::ordered_json held = nlohmann::ordered_json::array();
-      for (const auto& h : engine_.outcome().held)
-        held.push_back({{"location", h.location}, {"packets", h.packets}, {"head", h.head}, {"since", h.since}});
-      r["held"] = held;
-    }
+    if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
     out["result"] = r;
 
     const IbtBroadcastPlan& plan = b.plan();

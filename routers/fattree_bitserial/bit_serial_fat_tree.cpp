@@ -107,14 +107,13 @@ std::vector<BitSerialLevelStats> BitSerialFatTree::level_stats() const {
     BitSerialLevelStats& s = stats[level - 1];
     s.level = level;
     s.capacity = shape_.capacity(level);
-    for (const auto& sw : switches_[level]) {
-      const SwitchStats& x = sw->stats();
-      s.requests_up += x.requests_up;
-      s.requests_down += x.requests_down;
-      s.denials_up += x.denials_up;
-      s.denials_down += x.denials_down;
-      s.ignored_bits += x.ignored_bits;
-    }
+    SwitchStats x;
+    for (const auto& sw : switches_[level]) x += sw->stats();
+    s.requests_up = x.requests_up;
+    s.requests_down = x.requests_down;
+    s.denials_up = x.denials_up;
+    s.denials_down = x.denials_down;
+    s.ignored_bits = x.ignored_bits;
   }
   for (const Branch& b : branches_) {
     stats[b.level - 1].bits_up += b.up->bits_driven();
@@ -126,16 +125,7 @@ std::vector<BitSerialLevelStats> BitSerialFatTree::level_stats() const {
 SwitchStats BitSerialFatTree::switch_totals() const {
   SwitchStats t;
   for (unsigned level = 1; level <= shape_.height(); ++level) {
-    for (const auto& sw : switches_[level]) {
-      const SwitchStats& x = sw->stats();
-      t.requests_up += x.requests_up;
-      t.requests_down += x.requests_down;
-      t.denials_up += x.denials_up;
-      t.denials_down += x.denials_down;
-      t.ignored_bits += x.ignored_bits;
-      t.misrouted += x.misrouted;
-      t.stray_acks += x.stray_acks;
-    }
+    for (const auto& sw : switches_[level]) t += sw->stats();
   }
   return t;
 }

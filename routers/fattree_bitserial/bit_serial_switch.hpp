@@ -66,6 +66,17 @@ struct SwitchStats {
   std::uint64_t ignored_bits = 0;  // buffering bits dropped by held streams
   std::uint64_t misrouted = 0;     // routing bit pointing at a port that does not exist
   std::uint64_t stray_acks = 0;    // acknowledge on an unconnected path
+
+  SwitchStats& operator+=(const SwitchStats& x) {
+    requests_up += x.requests_up;
+    requests_down += x.requests_down;
+    denials_up += x.denials_up;
+    denials_down += x.denials_down;
+    ignored_bits += x.ignored_bits;
+    misrouted += x.misrouted;
+    stray_acks += x.stray_acks;
+    return *this;
+  }
 };
 
 class BitSerialSwitch : public sc_core::sc_module, public Clocked {
