@@ -133,7 +133,7 @@ Cycle IbtRouter::tick(Cycle now) {
   // Only the links marked in this cycle's arrival mask carry a packet; read them in port order.
   std::uint32_t& marked = arrivals_.ports[now & 1u];
   for (std::uint32_t ports = marked; ports != 0; ports &= ports - 1) {
-    const PacketId id = in_[__builtin_ctz(ports)].take(now);
+    const PacketId id = in_[__builtin_ctz(ports)].take(now, kNoPacket);
     if (id != kNoPacket) accept(id, now, false);
   }
   marked = 0;
