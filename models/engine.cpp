@@ -162,6 +162,12 @@ void CycleEngine::step_per_block_methods() {
 }
 
 void CycleEngine::end_of_cycle() {
+  if (stop_requested_ && now_ != 0) {
+    outcome_.stopped = true;
+    outcome_.in_flight_at_stop = in_flight_ ? in_flight_() : 0;
+    finish(RunOutcome::Status::kCompleted, "");
+    return;
+  }
   if (now_ != 0) {
     const std::size_t held = in_flight_ ? in_flight_() : 0;
     if (held > 0 && now_ - last_progress_ >= options_.watchdog_cycles) {

@@ -78,6 +78,9 @@ struct RunOutcome {
   enum class Status { kRunning, kCompleted, kStalled, kCycleLimit };
   Status status = Status::kRunning;
   Cycle last_cycle = 0;     // last cycle the engine evaluated
+  // Open-loop runs end by the testbench's stop(), with traffic still in flight.
+  bool stopped = false;
+  std::size_t in_flight_at_stop = 0;
   std::string diagnostic;   // one line, set for kStalled and kCycleLimit
   std::vector<HeldTraffic> held;  // where traffic was held when the run stopped
 };
@@ -125,6 +128,14 @@ class CycleEngine : public sc_core::sc_module {
   void on_finish(std::function<void(const RunOutcome&)> callback) {
     finish_callbacks_.push_back(std::move(callback));
   }
+
+  // Ends the run at the end of the current cycle although traffic may still be
+  // in flight: open-loop (synthetic) traffic never runs out of work, so the
+  // testbench decides when its measurement is complete (after warm-up,
+  // measurement and drain, as BookSim's warming_up / running / draining). The
+  // packets then in flight are recorded in the outcome; a stall or the cycle
+  // limit reached before still ends the run as usual.
+  void stop() { stop_requested_ = true; }
 
   // Any packet movement (link transfer, injection, delivery, drop) counts as progress.
   void note_progress() { last_progress_ = now_; }
@@ -174,6 +185,7 @@ class CycleEngine : public sc_core::sc_module {
   std::uint64_t evaluations_ = 0;
   RunOutcome outcome_;
   bool flushing_ = false;
+  bool stop_requested_ = false;
   // Per-block-methods mode: the delta cycle of the current cycle we are in.
   enum class Stage { kStart, kProcessorsRunning, kNetworkRunning, kEnd };
   Stage stage_ = Stage::kStart;

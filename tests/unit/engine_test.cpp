@@ -220,3 +220,35 @@ TEST(CycleEngine, AddressOrderEvaluatesBlocksInMemoryOrder) {
 }
 
 }  // namespace icn
+
+namespace icn {
+
+// Open-loop traffic never runs out of work: the testbench ends the run, and
+// what is still in flight is recorded rather than called a stall.
+TEST(CycleEngine, StopEndsAnOpenLoopRunWithTrafficInFlight) {
+  CycleEngine engine("engine", {});
+  struct Source : Clocked {
+    Source(CycleEngine& e) : Clocked(Phase::kNetwork), engine(e) {}
+    Cycle tick(Cycle now) override {
+      ticks.push_back(now);
+      if (now == 25) engine.stop();
+      return now + 1;  // always more to inject
+    }
+    std::string block_name() const override { return "source"; }
+    CycleEngine& engine;
+    std::vector<Cycle> ticks;
+  } source(engine);
+  engine.add(source);
+  engine.set_in_flight_probe([] { return std::size_t{4}; });
+  engine.note_progress();
+  engine.wake(source, 1);
+  sc_core::sc_start();
+  const RunOutcome& o = engine.outcome();
+  EXPECT_EQ(o.status, RunOutcome::Status::kCompleted);
+  EXPECT_TRUE(o.stopped);
+  EXPECT_EQ(o.in_flight_at_stop, 4u);
+  EXPECT_EQ(o.last_cycle, 25u);
+  EXPECT_EQ(source.ticks.size(), 25u);
+}
+
+}  // namespace icn

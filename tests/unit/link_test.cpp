@@ -1,0 +1,123 @@
+// The one link primitive in both shapes: delay, width, order independence,
+// fault flag, arrival mask, probes and the strict-read check.
+#include <gtest/gtest.h>
+
+#include <type_traits>
+#include <vector>
+
+#include "models/link.hpp"
+
+namespace icn {
+
+namespace {
+template <class L>
+std::vector<int> read(L& link, Cycle t) {
+  std::vector<int> out;
+  link.receive(t, [&](int v) { out.push_back(v); });
+  return out;
+}
+}  // namespace
+
+TEST(Link, AnItemSentInCycleTIsSeenExactlyInTPlusLatency) {
+  for (unsigned latency : {1u, 2u, 3u, 7u, 64u}) {
+    Link<int> link(1, latency);
+    link.send(100, 42);
+    for (Cycle t = 95; t < 100 + latency; ++t) EXPECT_TRUE(read(link, t).empty()) << latency;
+    EXPECT_EQ(read(link, 100 + latency), std::vector<int>{42});
+    // A row holds its own cycle only: the same ring row, one lap later, is empty.
+    for (Cycle lap = 1; lap <= 3; ++lap) EXPECT_TRUE(read(link, 100 + latency + 128 * lap).empty());
+  }
+}
+
+TEST(Link, OneCycleWireBehavesLikeTheGeneralShape) {
+  Link<int> general(1, 1);
+  Link<int, OneCycleWire> wire;
+  static_assert(std::is_trivially_destructible_v<Link<int, OneCycleWire>>);
+  for (Cycle t = 1; t <= 40; ++t) {
+    EXPECT_EQ(read(general, t), read(wire, t)) << t;
+    EXPECT_EQ(general.free(t), wire.free(t));
+    if (t % 3 != 0) {
+      general.send(t, static_cast<int>(t));
+      wire.send(t, static_cast<int>(t));
+    }
+    EXPECT_EQ(general.free(t), wire.free(t));
+    EXPECT_EQ(general.sent_in(t), wire.sent_in(t));
+  }
+  EXPECT_EQ(general.transfers(), wire.transfers());
+  EXPECT_EQ(wire.take(41, -1), 40);
+  EXPECT_EQ(wire.take(42, -1), -1);
+}
+
+TEST(Link, WidthBoundsItemsPerCycleAndKeepsSendOrder) {
+  Link<int> link(3, 2);
+  EXPECT_EQ(link.free(5), 3u);
+  link.send(5, 1);
+  link.send(5, 2);
+  link.send(5, 3);
+  EXPECT_EQ(link.free(5), 0u);
+  EXPECT_THROW(link.send(5, 4), std::logic_error);
+  EXPECT_EQ(link.free(6), 3u);
+  EXPECT_EQ(link.in_flight(5), 3u);
+  EXPECT_EQ(link.in_flight(6), 3u);
+  EXPECT_EQ(link.in_flight(7), 0u);
+  EXPECT_EQ(read(link, 7), (std::vector<int>{1, 2, 3}));
+}
+
+TEST(Link, AFailedLinkOffersNothing) {
+  Link<int> link(2, 1);
+  Link<int, OneCycleWire> wire;
+  link.set_failed(true);
+  wire.set_failed(true);
+  EXPECT_EQ(link.free(1), 0u);
+  EXPECT_EQ(wire.free(1), 0u);
+  link.set_failed(false);
+  EXPECT_EQ(link.free(1), 2u);
+}
+
+TEST(Link, ArrivalMaskMarksThePortByArrivalParity) {
+  struct Idle : Clocked {
+    Idle() : Clocked(Phase::kNetwork) {}
+    Cycle tick(Cycle) override { return kNever; }
+    std::string block_name() const override { return "idle"; }
+  };
+  CycleEngine engine("engine", {});
+  Idle receiver;
+  engine.add(receiver);
+  ArrivalMask mask;
+  Link<int, OneCycleWire> a, b;
+  a.connect_receiver(receiver, mask, 5);
+  b.connect_receiver(receiver, mask, 0);
+  a.send(3, 9);  // arrives in cycle 4: even
+  b.send(4, 8);  // arrives in cycle 5: odd
+  EXPECT_EQ(mask.ports[0], 1u << 5);
+  EXPECT_EQ(mask.ports[1], 1u << 0);
+  Link<int> longer(1, 2);
+  EXPECT_THROW(longer.connect_receiver(receiver, mask, 1), std::invalid_argument);
+}
+
+TEST(Link, PeekingDoesNotCountAsTheReceiversRead) {
+  Link<int> link(1, 1);
+  link.set_strict(true);
+  link.send(1, 7);
+  int seen = 0;
+  link.peek(2, [&](int v) { seen = v; });
+  EXPECT_EQ(seen, 7);
+  // Cycle 4 reuses the row of cycle 2, which the receiver never read.
+  EXPECT_THROW(link.send(3, 8), std::logic_error);
+  Link<int> relaxed(1, 1);
+  relaxed.send(1, 7);
+  EXPECT_NO_THROW(relaxed.send(3, 8));  // bit wires may be ignored when idle
+}
+
+TEST(Link, ProbeShowsWhatWasSentInACycle) {
+  Link<int> link(2, 3);
+  link.send(10, 5);
+  link.send(10, 6);
+  std::vector<int> sent;
+  link.sent(10, [&](int v) { sent.push_back(v); });
+  EXPECT_EQ(sent, (std::vector<int>{5, 6}));
+  EXPECT_EQ(link.sent_in(10), 2u);
+  EXPECT_EQ(link.sent_in(11), 0u);
+}
+
+}  // namespace icn
