@@ -7,7 +7,9 @@
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
 #include "models/rng.hpp"
+#include "models/params.hpp"
 #include "routers/fattree_packet/fat_tree_network.hpp"
+#include "testbench/collective_experiment.hpp"
 #include "testbench/fattree_collectives.hpp"
 #include "testbench/processing_element.hpp"
 
@@ -18,28 +20,28 @@ namespace {
 using fattree::Collective;
 using fattree::ExchangeSchedule;
 
+const IntParam kLeaves{"network.leaves", 16, 2, 1 << 20, "processing nodes n at the leaves", "a power of two"};
+const RawParam kCapacities{"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, >= 1",
+                           "branch capacities c_l between levels l-1 and l (physical links)"};
+const IntParam kLinkLatency{"network.link_latency", 1, 1, 64, "cycles for a packet to cross a link"};
+const RawParam kFailedLinks{"network.failed_links", "[]", "list of channels like nic3.up, r2_1.down0, r1_0.up",
+                            "channels that never transmit (fault injection; the watchdog reports the stall)"};
+
+const ChoiceParam kCollective{"traffic.collective", "broadcast", fattree::collective_names(),
+                              "the collective operation every processing element takes part in"};
+const IntParam kRoot{"traffic.root", 0, 0, (1 << 20) - 1, "source of broadcast and scatter, sink of gather", "", "0..n-1"};
+const BoolParam kPipelined{"traffic.pipelined", true, "total exchange: overlap consecutive phases"};
+const ChoiceParam kSchedule{"traffic.schedule", "auto", {"auto", "cbft", "ebft", "general"},
+                            "total exchange schedule; auto = cbft or ebft for those presets, else general"};
+const IntParam kPipelineGap{"traffic.pipeline_gap", 3, 1, 64,
+                            "total exchange, pipelined: steps from a phase's last dispatch to the next phase's first"};
+
 std::vector<ParamSpec> network_params() {
-  return {
-      {"network.leaves", "16", "a power of two, 2..1048576", "processing nodes n at the leaves"},
-      {"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, >= 1",
-       "branch capacities c_l between levels l-1 and l (physical links)"},
-      {"network.link_latency", "1", "1..64", "cycles for a packet to cross a link"},
-      {"network.failed_links", "[]", "list of channels like nic3.up, r2_1.down0, r1_0.up",
-       "channels that never transmit (fault injection; the watchdog reports the stall)"},
-  };
+  return {kLeaves.spec(), kCapacities.spec(), kLinkLatency.spec(), kFailedLinks.spec()};
 }
 
 std::vector<ParamSpec> traffic_params() {
-  return {
-      {"traffic.collective", "broadcast", join_choices(fattree::collective_names()),
-       "the collective operation every processing element takes part in"},
-      {"traffic.root", "0", "0..n-1", "source of broadcast and scatter, sink of gather"},
-      {"traffic.pipelined", "true", "true|false", "total exchange: overlap consecutive phases"},
-      {"traffic.schedule", "auto", "auto|cbft|ebft|general",
-       "total exchange schedule; auto = cbft or ebft for those presets, else general"},
-      {"traffic.pipeline_gap", "3", "1..64",
-       "total exchange, pipelined: steps from a phase's last dispatch to the next phase's first"},
-  };
+  return {kCollective.spec(), kRoot.spec(), kPipelined.spec(), kSchedule.spec(), kPipelineGap.spec()};
 }
 
 struct FatTreeSetup : ExperimentSetup {
@@ -73,12 +75,12 @@ bool valid_channel_name(const std::string& name, unsigned height) {
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   auto setup = std::make_unique<FatTreeSetup>();
   cfg.declare(network_params());
-  const std::int64_t leaves = cfg.integer("network.leaves", 2, 1 << 20);
+  const std::int64_t leaves = kLeaves.read(cfg);
   if ((leaves & (leaves - 1)) != 0) cfg.fail("network.leaves", "must be a power of two, 2..1048576");
   while ((std::int64_t{1} << setup->height) < leaves) ++setup->height;
   const NodeId n = static_cast<NodeId>(leaves);
 
-  const YAML::Node caps = cfg.node("network.capacities");
+  const YAML::Node caps = kCapacities.read(cfg);
   if (caps.IsScalar() && (caps.Scalar() == "cbft" || caps.Scalar() == "ebft")) {
     setup->capacities = capacity_preset(caps.Scalar(), setup->height);
     setup->capacity_label = caps.Scalar() == "cbft" ? "CBFT" : "EBFT";
@@ -93,7 +95,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   } else {
     cfg.fail("network.capacities", "expected cbft, ebft or a list [c1,...,c_log n] of non-decreasing integers >= 1");
   }
-  setup->link_latency = static_cast<unsigned>(cfg.integer("network.link_latency", 1, 64));
+  setup->link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
 
   const YAML::Node failed = cfg.node("network.failed_links");
   if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of channel names like nic3.up or r2_1.down0");
@@ -105,29 +107,25 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     setup->failed_links.push_back(item.Scalar());
   }
 
-  cfg.declare({traffic_params()[0]});
-  const std::string name = cfg.choice("traffic.collective", fattree::collective_names());
+  const std::string name = kCollective.read(cfg);
   auto& o = setup->collective;
   o.collective = fattree::collective_from_name(name);
   const bool rooted = o.collective == Collective::kBroadcast || o.collective == Collective::kScatter ||
                       o.collective == Collective::kGather;
   const bool exchange = o.collective == Collective::kTotalExchange;
   if (rooted) {
-    cfg.declare({traffic_params()[1]});
-    o.root = static_cast<NodeId>(cfg.integer("traffic.root", 0, n - 1));
+    o.root = static_cast<NodeId>(kRoot.read(cfg, 0, n - 1));
   } else {
     cfg.declare_unused("traffic.root", "only broadcast, scatter and gather have a root");
   }
   if (exchange) {
-    cfg.declare({traffic_params()[2], traffic_params()[3]});
-    o.pipelined = cfg.boolean("traffic.pipelined");
-    const std::string schedule = cfg.choice("traffic.schedule", {"auto", "cbft", "ebft", "general"});
+    o.pipelined = kPipelined.read(cfg);
+    const std::string schedule = kSchedule.read(cfg);
     if (schedule == "cbft" || (schedule == "auto" && setup->capacity_label == "CBFT")) o.schedule = ExchangeSchedule::kCbft;
     else if (schedule == "ebft" || (schedule == "auto" && setup->capacity_label == "EBFT")) o.schedule = ExchangeSchedule::kEbft;
     else o.schedule = ExchangeSchedule::kGeneral;
     if (o.pipelined) {
-      cfg.declare({traffic_params()[4]});
-      o.pipeline_gap = static_cast<unsigned>(cfg.integer("traffic.pipeline_gap", 1, 64));
+      o.pipeline_gap = static_cast<unsigned>(kPipelineGap.read(cfg));
     } else {
       cfg.declare_unused("traffic.pipeline_gap", "applies only when traffic.pipelined=true");
     }
@@ -140,12 +138,11 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   return setup;
 }
 
-class FatTreePacketExperiment : public Experiment {
+class FatTreePacketExperiment : public CollectiveExperiment {
  public:
   FatTreePacketExperiment(sc_core::sc_module_name name, const FatTreeSetup& setup, const RunContext& ctx)
-      : Experiment(name),
+      : CollectiveExperiment(name, ctx.engine),
         setup_(setup),
-        engine_("engine", ctx.engine),
         shape_(setup.height, setup.capacities),
         network_("net", shape_, setup.link_latency, engine_, pool_, ledger_),
         plan_(fattree::plan_collective(shape_, setup.collective)) {
@@ -157,14 +154,14 @@ class FatTreePacketExperiment : public Experiment {
                                                          content_key, plan_.program(leaf), *plan_.receipts));
       ProcessingElement& pe = *pes_.back();
       pe.socket.bind(network_.nic(leaf).socket);
-      network_.nic(leaf).set_sink(pe);
+      tap_.route(leaf, pe);
+      network_.nic(leaf).set_sink(tap_);
       engine_.add(pe);
       pe.start();
     }
     if (ctx.tracer != nullptr) network_.trace(*ctx.tracer, std::string(this->name()));
   }
 
-  CycleEngine& engine() override { return engine_; }
   std::uint64_t routers() const override { return shape_.leaves() - 1; }
 
   Cycle completion() const {
@@ -173,15 +170,7 @@ class FatTreePacketExperiment : public Experiment {
     return last;
   }
 
-  std::string verification_problem() const { return first_receipt_problem(pes_); }
-
-  std::string problem() const override {
-    const RunOutcome& outcome = engine_.outcome();
-    if (outcome.status != RunOutcome::Status::kCompleted) return outcome.diagnostic;
-    const std::string books = ledger_.check(pool_.live());
-    if (!books.empty()) return books;
-    return verification_problem();
-  }
+  std::string receipts_problem() const override { return first_receipt_problem(pes_); }
 
   std::string network_label() const {
     return setup_.capacity_label + " n=" + std::to_string(shape_.leaves());
@@ -193,31 +182,27 @@ class FatTreePacketExperiment : public Experiment {
     return s;
   }
 
-  void write_results(nlohmann::ordered_json& out) const override {
-    const Cycle cycles = completion();
-    nlohmann::ordered_json r;
-    r["status"] = to_string(engine_.outcome().status);
-    r["cycles"] = cycles;
-    r["verified"] = engine_.outcome().status == RunOutcome::Status::kCompleted && verification_problem().empty();
-    const std::string books = ledger_.check(pool_.live());
-    r["conservation"] = books.empty() ? "ok" : books;
+  void write_result_fields(nlohmann::ordered_json& r) const override {
+    r["cycles"] = completion();
     r["messages"] = {{"injected", ledger_.injected},
                      {"deliveries_expected", ledger_.deliveries_expected},
                      {"delivered", ledger_.delivered},
                      {"lost", ledger_.lost},
                      {"retried", ledger_.retried}};
+  }
+
+  void write_expected(nlohmann::ordered_json& r) const override {
     nlohmann::ordered_json expected;
     expected["paper"] = plan_.paper ? nlohmann::ordered_json(*plan_.paper) : nlohmann::ordered_json(nullptr);
     expected["paper_source"] = plan_.paper_source;
     expected["lower_bound"] = plan_.lower_bound;
     expected["lower_bound_source"] = plan_.lower_bound_source;
-    expected["matches_paper"] = plan_.paper ? nlohmann::ordered_json(*plan_.paper == cycles) : nlohmann::ordered_json(nullptr);
+    expected["matches_paper"] = json_or_null(matches(plan_.paper, completion()));
     r["expected"] = expected;
-    const std::string why = problem();
-    if (!why.empty()) r["problem"] = why;
-    if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
-    out["result"] = r;
+  }
 
+  void write_sections(nlohmann::ordered_json& out) const override {
+    const Cycle cycles = completion();
     nlohmann::ordered_json levels = nlohmann::ordered_json::array();
     for (const auto& s : network_.level_stats(cycles)) {
       levels.push_back({{"level", s.level},
@@ -264,9 +249,6 @@ class FatTreePacketExperiment : public Experiment {
 
  private:
   const FatTreeSetup setup_;
-  PacketPool pool_;
-  TrafficLedger ledger_;
-  CycleEngine engine_;
   FatTreeShape shape_;
   fattree::FatTreeNetwork network_;
   fattree::CollectivePlan plan_;

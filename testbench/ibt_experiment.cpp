@@ -11,6 +11,7 @@
 #include "models/rng.hpp"
 #include "nics/broadcast_nic.hpp"
 #include "routers/ibt/ibt_network.hpp"
+#include "testbench/collective_experiment.hpp"
 #include "testbench/ibt_broadcast.hpp"
 #include "testbench/processing_element.hpp"
 
@@ -229,12 +230,14 @@ class BroadcastTrial : public sc_core::sc_module {
       : sc_module(name),
         plan_(std::move(plan)),
         receipts_(topo, plan_, content_key),
-        network_("net", topo, plan_.packets, setup.order, engine, pool, ledger_, &receipts_),
+        tap_(latency_),
+        network_("net", topo, plan_.packets, setup.order, engine, pool, ledger_, &tap_),
         nic_("nic", BroadcastNic::Params{plan_.source, plan_.group_size(topo) - 1, plan_.packets}, pool, ledger_,
              engine, network_.router(plan_.source)),
         source_plan_(SimpleReceiptPlan::Kind::kFromOne, topo.nodes(), plan_.source, true),
         pe_("pe", plan_.source, content_key, std::make_unique<ListProgram>(plan_.sends()), source_plan_) {
     for (const auto& link : setup.failed_links) network_.link_named(link)->set_failed(true);
+    tap_.route_all(receipts_);
     pe_.socket.bind(nic_.socket);
     engine.add(pe_);
     pe_.start();
@@ -243,6 +246,7 @@ class BroadcastTrial : public sc_core::sc_module {
   const IbtBroadcastPlan& plan() const { return plan_; }
   const GroupReceipts& receipts() const { return receipts_; }
   const TrafficLedger& ledger() const { return ledger_; }
+  const LatencyStats& latency() const { return latency_; }
   ibt::IbtNetwork& network() { return network_; }
   const ibt::IbtNetwork& network() const { return network_; }
   Cycle cycles() const { return receipts_.last_arrival(); }
@@ -252,6 +256,8 @@ class BroadcastTrial : public sc_core::sc_module {
   IbtBroadcastPlan plan_;
   TrafficLedger ledger_;
   GroupReceipts receipts_;
+  LatencyStats latency_;
+  DeliveryTap tap_;  // ejection probe: latency, then the group's receipts
   ibt::IbtNetwork network_;
   BroadcastNic nic_;
   SimpleReceiptPlan source_plan_;
@@ -271,14 +277,13 @@ CycleEngine::Options engine_options(CycleEngine::Options options) {
   return options;
 }
 
-class IbtExperiment : public Experiment {
+class IbtExperiment : public CollectiveExperiment {
  public:
   IbtExperiment(sc_core::sc_module_name name, const IbtSetup& setup, const RunContext& ctx)
-      : Experiment(name),
+      : CollectiveExperiment(name, engine_options(ctx.engine)),
         setup_(setup),
         topo_(setup.n, setup.d, setup.bypass),
-        metrics_(distance_metrics(topo_)),
-        engine_("engine", engine_options(ctx.engine)) {
+        metrics_(distance_metrics(topo_)) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
     if (setup_.collective == IbtCollective::kNone) return;
     const std::uint64_t content_key = mix64(ctx.seed, 0x1b7);
@@ -303,7 +308,6 @@ class IbtExperiment : public Experiment {
     }
   }
 
-  CycleEngine& engine() override { return engine_; }
   std::uint64_t routers() const override { return static_cast<std::uint64_t>(topo_.nodes()) * trials_.size(); }
 
   // The fastest verified trial (the first one if none verified).
@@ -316,10 +320,8 @@ class IbtExperiment : public Experiment {
     return *best;
   }
 
-  std::string problem() const override {
-    const RunOutcome& outcome = engine_.outcome();
-    if (outcome.status != RunOutcome::Status::kCompleted) return outcome.diagnostic;
-    if (pool_.live() != 0) return std::to_string(pool_.live()) + " packet(s) still held in the network";
+  // Every trial must balance its books and deliver to its whole group.
+  std::string receipts_problem() const override {
     for (const auto& t : trials_) {
       const std::string books = t->ledger().check(0);
       if (!books.empty()) return std::string(t->name()) + ": " + books;
@@ -328,8 +330,16 @@ class IbtExperiment : public Experiment {
     }
     return "";
   }
+  std::string conservation_problem() const override {
+    if (pool_.live() != 0) return std::to_string(pool_.live()) + " packet(s) still held in the network";
+    return "";
+  }
+  bool verified() const override { return problem().empty(); }
+  const LatencyStats& reported_latency() const override {
+    return trials_.empty() ? latency_ : best().latency();
+  }
 
-  void write_results(nlohmann::ordered_json& out) const override {
+  void write_sections_before(nlohmann::ordered_json& out) const override {
     nlohmann::ordered_json topo;
     topo["type"] = topo_.has_bypass() ? "ibt" : "torus";
     topo["label"] = topo_.label();
@@ -344,37 +354,40 @@ class IbtExperiment : public Experiment {
     topo["distance_sum"] = metrics_.distance_sum;
     topo["bfs_sources"] = metrics_.bfs_sources;
     out["topology"] = topo;
+  }
 
-    nlohmann::ordered_json r;
-    r["status"] = to_string(engine_.outcome().status);
-    const std::string why = problem();
+  void write_result_fields(nlohmann::ordered_json& r) const override {
     if (setup_.collective == IbtCollective::kNone) {
       r["cycles"] = 0;
-      r["verified"] = why.empty();
-      out["result"] = r;
       return;
     }
     const BroadcastTrial& b = best();
     r["cycles"] = b.cycles();
-    r["verified"] = why.empty();
     r["conservation"] = b.ledger().check(pool_.live()).empty() ? "ok" : b.ledger().check(pool_.live());
     r["messages"] = {{"injected", b.ledger().injected},
                      {"deliveries_expected", b.ledger().deliveries_expected},
                      {"delivered", b.ledger().delivered},
                      {"verified_receipts", b.receipts().received()},
                      {"lost", b.ledger().lost}};
+  }
+
+  void write_expected(nlohmann::ordered_json& r) const override {
+    if (setup_.collective == IbtCollective::kNone) return;
+    const BroadcastTrial& b = best();
     const auto paper = paper_steps(topo_, b.plan());
     nlohmann::ordered_json expected;
     expected["paper"] = paper ? nlohmann::ordered_json(paper->steps) : nlohmann::ordered_json(nullptr);
     expected["paper_source"] = paper ? paper->source : "";
-    expected["difference"] = paper ? nlohmann::ordered_json(static_cast<std::int64_t>(b.cycles()) -
-                                                             static_cast<std::int64_t>(paper->steps))
-                                   : nlohmann::ordered_json(nullptr);
+    // An incomplete run is compared with nothing.
+    expected["difference"] = paper && completed() ? nlohmann::ordered_json(static_cast<std::int64_t>(b.cycles()) -
+                                                                           static_cast<std::int64_t>(paper->steps))
+                                                  : nlohmann::ordered_json(nullptr);
     r["expected"] = expected;
-    if (!why.empty()) r["problem"] = why;
-    if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
-    out["result"] = r;
+  }
 
+  void write_sections(nlohmann::ordered_json& out) const override {
+    if (setup_.collective == IbtCollective::kNone) return;
+    const BroadcastTrial& b = best();
     const IbtBroadcastPlan& plan = b.plan();
     nlohmann::ordered_json bc;
     bc["collective"] = to_string(plan.collective);
@@ -475,8 +488,6 @@ class IbtExperiment : public Experiment {
   const IbtSetup setup_;
   IbtTopology topo_;
   DistanceMetrics metrics_;
-  PacketPool pool_;
-  CycleEngine engine_;
   std::vector<std::unique_ptr<BroadcastTrial>> trials_;
   std::vector<NodeId> traced_;
 };
