@@ -48,6 +48,10 @@ class BitChannel : public Link<PathBit> {
     if (last_drive_[path] == t)
       throw std::logic_error(name_ + ": path " + std::to_string(path) + " driven twice in cycle " + std::to_string(t));
     last_drive_[path] = t;
+    if (failed()) {  // a cut wire: the bit never arrives
+      ++cut_bits_;
+      return;
+    }
     send(t, PathBit{path, static_cast<std::uint8_t>(value ? 1 : 0)});
     ones_ += value ? 1 : 0;
   }
@@ -73,6 +77,8 @@ class BitChannel : public Link<PathBit> {
   // Statistics: bits driven (one per path per cycle of a stream) and 1-bits among them.
   std::uint64_t bits_driven() const { return transfers(); }
   std::uint64_t ones_driven() const { return ones_; }
+  // Bits driven onto the channel while it was failed (they vanished).
+  std::uint64_t cut_bits() const { return cut_bits_; }
 
  private:
   static unsigned check(const std::string& name, unsigned width, unsigned latency) {
@@ -84,6 +90,7 @@ class BitChannel : public Link<PathBit> {
   std::string name_;
   std::vector<Cycle> last_drive_;  // per path: catches two streams on one path
   std::uint64_t ones_ = 0;
+  std::uint64_t cut_bits_ = 0;
 };
 
 }  // namespace icn

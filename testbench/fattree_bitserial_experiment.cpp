@@ -8,6 +8,7 @@
 
 #include "models/fat_tree.hpp"
 #include "models/ledger.hpp"
+#include "models/link_address.hpp"
 #include "models/load_factor.hpp"
 #include "models/rng.hpp"
 #include "routers/fattree_bitserial/bit_serial_fat_tree.hpp"
@@ -36,6 +37,9 @@ std::vector<ParamSpec> network_params() {
        "concentrator switches: uniformly random grants, or streams from the trunk first"},
       {"network.buffer_fill", "zero", "zero|turn_bit",
        "value of buffering bits (ignored by switches): all 0, or the last repeats the turning bit (figures 6-8)"},
+      {"network.failed_links", "[]", "list of channels like nic3.up, s2_1.down0, s1_0.up, or one of those + .ack",
+       "cut wires (fault injection): every path of the channel (or of its acknowledge wire) carries nothing; "
+       "streams on it are lost and retried, and the run ends at run.max_cycles if a message can never get through"},
   };
 }
 
@@ -70,6 +74,7 @@ struct BitSerialSetup : ExperimentSetup {
   double load_factor_target = 0;
   NodeId root = 0;
   std::vector<SourceDestination> pairs;
+  std::vector<std::string> failed_links;  // canonical channel names
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
 };
@@ -110,6 +115,17 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
                            : Arbitration::kTrunkPriority;
   setup->fill = cfg.choice("network.buffer_fill", {"zero", "turn_bit"}) == "zero" ? BufferFill::kZero
                                                                                     : BufferFill::kTurnBit;
+
+  const YAML::Node failed = cfg.node("network.failed_links");
+  if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of channel names like nic3.up or s2_1.down0.ack");
+  for (const auto& item : failed) {
+    const auto address = item.IsScalar() ? parse_fat_tree_link(item.Scalar(), setup->height, true, 's') : std::nullopt;
+    if (!address) {
+      cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
+               "' is not a channel of this tree (nic<k>.up, s<l>_<j>.up|down0|down1, optionally + .ack)");
+    }
+    setup->failed_links.push_back(address->name());
+  }
 
   cfg.declare(nic_params());
   setup->rtl_generator = cfg.choice("nic.generator", {"behavioral", "rtl"}) == "rtl";
@@ -195,6 +211,11 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
         network_("net", shape_, options(setup, ctx, rtl_), engine_, ledger_),
         receipts_(shape_.leaves(), messages_) {
     engine_.set_in_flight_probe([this] { return static_cast<std::size_t>(outstanding_); });
+    for (const auto& link : setup.failed_links) {
+      BitChannel* c = network_.channel(link);
+      if (c == nullptr) throw std::logic_error("bit-serial tree has no channel " + link);  // parse and build disagree
+      c->set_failed(true);
+    }
     const std::uint64_t content_key = mix64(ctx.seed, 0x1c5e);
     std::vector<std::vector<Message>> outgoing(shape_.leaves());
     for (const Message& m : messages_) outgoing[m.src].push_back(m);

@@ -7,6 +7,7 @@
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
 #include "models/rng.hpp"
+#include "models/link_address.hpp"
 #include "models/params.hpp"
 #include "routers/fattree_packet/fat_tree_network.hpp"
 #include "testbench/collective_experiment.hpp"
@@ -55,23 +56,6 @@ struct FatTreeSetup : ExperimentSetup {
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
 };
 
-// Checks a channel name against the tree's shape: "nic<k>.up" or
-// "r<l>_<j>.up|down0|down1".
-bool valid_channel_name(const std::string& name, unsigned height) {
-  unsigned a = 0, b = 0;
-  char port[8] = {};
-  int used = 0;
-  const NodeId n = NodeId{1} << height;
-  if (std::sscanf(name.c_str(), "nic%u.%7s%n", &a, port, &used) == 2 && used == static_cast<int>(name.size()))
-    return a < n && std::string(port) == "up";
-  if (std::sscanf(name.c_str(), "r%u_%u.%7s%n", &a, &b, port, &used) == 3 && used == static_cast<int>(name.size())) {
-    if (a < 1 || a > height || b >= (1u << (height - a))) return false;
-    const std::string p(port);
-    return p == "down0" || p == "down1" || (p == "up" && a < height);
-  }
-  return false;
-}
-
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   auto setup = std::make_unique<FatTreeSetup>();
   cfg.declare(network_params());
@@ -100,11 +84,12 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   const YAML::Node failed = cfg.node("network.failed_links");
   if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of channel names like nic3.up or r2_1.down0");
   for (const auto& item : failed) {
-    if (!item.IsScalar() || !valid_channel_name(item.Scalar(), setup->height)) {
+    const auto address = item.IsScalar() ? parse_fat_tree_link(item.Scalar(), setup->height, false) : std::nullopt;
+    if (!address) {
       cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
                "' is not a channel of this tree (nic<k>.up, r<l>_<j>.up|down0|down1)");
     }
-    setup->failed_links.push_back(item.Scalar());
+    setup->failed_links.push_back(address->name());
   }
 
   const std::string name = kCollective.read(cfg);
@@ -147,7 +132,11 @@ class FatTreePacketExperiment : public CollectiveExperiment {
         network_("net", shape_, setup.link_latency, engine_, pool_, ledger_),
         plan_(fattree::plan_collective(shape_, setup.collective)) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
-    for (const auto& link : setup.failed_links) network_.channel(link)->set_failed(true);
+    for (const auto& link : setup.failed_links) {
+      Channel* c = network_.channel(link);
+      if (c == nullptr) throw std::logic_error("fat tree has no channel " + link);  // parse and build disagree
+      c->set_failed(true);
+    }
     const std::uint64_t content_key = mix64(ctx.seed, 0x1c5e);
     for (NodeId leaf = 0; leaf < shape_.leaves(); ++leaf) {
       pes_.push_back(std::make_unique<ProcessingElement>(("pe" + std::to_string(leaf)).c_str(), leaf,

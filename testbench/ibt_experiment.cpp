@@ -11,6 +11,7 @@
 #include "models/rng.hpp"
 #include "nics/broadcast_nic.hpp"
 #include "routers/ibt/ibt_network.hpp"
+#include "models/link_address.hpp"
 #include "testbench/collective_experiment.hpp"
 #include "testbench/ibt_broadcast.hpp"
 #include "testbench/processing_element.hpp"
@@ -69,7 +70,7 @@ struct IbtSetup : ExperimentSetup {
   unsigned n = 0, d = 0;
   std::vector<unsigned> bypass;
   ibt::ForwardOrder order = ibt::ForwardOrder::kDirectional;
-  std::vector<std::string> failed_links;
+  std::vector<NodePortAddress> failed_links;
   IbtCollective collective = IbtCollective::kLine;
   IbtBroadcastPlan base;                            // source, k, scheme, dims
   std::vector<std::vector<unsigned>> pattern_options;  // per trial: per colour
@@ -84,15 +85,8 @@ ibt::ForwardOrder order_from_name(const std::string& s) {
   return ibt::ForwardOrder::kDirectional;
 }
 
-bool valid_link_name(const std::string& name, const IbtTopology& topo) {
-  const auto dot = name.find('.');
-  if (dot == std::string::npos || dot == 0 || dot > 9) return false;
-  for (std::size_t i = 0; i < dot; ++i)
-    if (name[i] < '0' || name[i] > '9') return false;
-  if (std::stoull(name.substr(0, dot)) >= topo.nodes()) return false;
-  for (unsigned q = 0; q < topo.ports(); ++q)
-    if (name.substr(dot + 1) == topo.port_name(q)) return true;
-  return false;
+std::optional<NodePortAddress> parse_link(const std::string& name, const IbtTopology& topo) {
+  return parse_node_port_link(name, topo.nodes(), topo.ports(), [&](unsigned q) { return topo.port_name(q); });
 }
 
 std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
@@ -120,12 +114,13 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
   const YAML::Node failed = cfg.node("network.failed_links");
   if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list like [5.x+, 12.b-]");
   for (const auto& item : failed) {
-    if (!item.IsScalar() || !valid_link_name(item.Scalar(), topo)) {
+    const auto address = item.IsScalar() ? parse_link(item.Scalar(), topo) : std::nullopt;
+    if (!address) {
       cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
                                            "' is not a link of this network (<node id 0..N-1>.<port " +
                                            topo.port_name(0) + ".." + topo.port_name(topo.ports() - 1) + ">)");
     }
-    setup->failed_links.push_back(item.Scalar());
+    setup->failed_links.push_back(*address);
   }
 
   const auto traffic = traffic_params();
@@ -236,7 +231,7 @@ class BroadcastTrial : public sc_core::sc_module {
              engine, network_.router(plan_.source)),
         source_plan_(SimpleReceiptPlan::Kind::kFromOne, topo.nodes(), plan_.source, true),
         pe_("pe", plan_.source, content_key, std::make_unique<ListProgram>(plan_.sends()), source_plan_) {
-    for (const auto& link : setup.failed_links) network_.link_named(link)->set_failed(true);
+    for (const auto& a : setup.failed_links) network_.link(static_cast<NodeId>(a.node), a.port).set_failed(true);
     tap_.route_all(receipts_);
     pe_.socket.bind(nic_.socket);
     engine.add(pe_);

@@ -96,6 +96,13 @@ BitSerialFatTree::BitSerialFatTree(sc_core::sc_module_name name, const FatTreeSh
   }
 }
 
+BitChannel* BitSerialFatTree::channel(const std::string& name) {
+  const std::string full = std::string(this->name()) + "." + name;
+  for (BitChannel& c : channels_)
+    if (c.name() == full) return &c;
+  return nullptr;
+}
+
 BitChannel& BitSerialFatTree::make_channel(const std::string& name, unsigned width) {
   channels_.emplace_back(std::string(this->name()) + "." + name, width, 1);
   return channels_.back();

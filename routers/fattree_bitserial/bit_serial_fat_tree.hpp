@@ -94,6 +94,8 @@ class BitSerialFatTree : public sc_core::sc_module {
     BitChannel* down_ack;
   };
   const std::vector<Branch>& branches() const { return branches_; }
+  // The channel (or acknowledge wire) with this name, e.g. "s2_1.down0.ack"; nullptr if none.
+  BitChannel* channel(const std::string& name);
 
  private:
   BitChannel& make_channel(const std::string& name, unsigned width);

@@ -1,5 +1,7 @@
 #include "routers/ibt/ibt_network.hpp"
 
+#include "models/link_address.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -34,17 +36,8 @@ IbtNetwork::IbtNetwork(sc_core::sc_module_name name, const IbtTopology& topology
 }
 
 IbtLink* IbtNetwork::link_named(const std::string& name) {
-  const auto dot = name.find('.');
-  if (dot == std::string::npos || dot == 0) return nullptr;
-  for (std::size_t i = 0; i < dot; ++i)
-    if (name[i] < '0' || name[i] > '9') return nullptr;
-  if (dot > 9) return nullptr;
-  const unsigned long long x = std::stoull(name.substr(0, dot));
-  if (x >= topology_.nodes()) return nullptr;
-  for (unsigned q = 0; q < ports_; ++q) {
-    if (name.substr(dot + 1) == topology_.port_name(q)) return &link(static_cast<NodeId>(x), q);
-  }
-  return nullptr;
+  const auto a = parse_node_port_link(name, topology_.nodes(), ports_, [&](unsigned q) { return topology_.port_name(q); });
+  return a ? &link(static_cast<NodeId>(a->node), a->port) : nullptr;
 }
 
 std::uint64_t IbtNetwork::bypass_links() const {
