@@ -41,7 +41,10 @@ void BroadcastNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
   p.payload_len = static_cast<std::uint8_t>(trans.get_data_length());
   std::memcpy(p.payload.data(), trans.get_data_ptr(), p.payload_len);
   ++ledger_.injected;
-  ledger_.deliveries_expected += params_.broadcast_fanout;
+  // Fan-out is the message's: its destination set (less the source), or the group's.
+  std::uint64_t fanout = params_.broadcast_fanout;
+  if (ext->destinations != nullptr) fanout = ext->destinations->size() - (ext->destinations->contains(params_.node) ? 1 : 0);
+  ledger_.deliveries_expected += fanout;
   ++accepted_;
   router_.inject(id, now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -3,8 +3,9 @@
 // A processing element sends a message with b_transport on a
 // tlm_generic_payload: command WRITE, address = destination node, data = the
 // message bytes (at most kMaxPayloadBytes). IcnExtension carries what a plain
-// write cannot: the sender's sequence number, the broadcast flag, and a
-// family-specific routing word (e.g. an iBT packet-sending pattern).
+// write cannot: the sender's sequence number, the broadcast flag, a
+// family-specific routing word (e.g. an iBT packet-sending pattern) and, for a
+// multicast, its destination set (models/destination_set.hpp).
 //
 // Delivery back to the processing element is a callback (DeliverySink), used
 // by every NIC. A callback rather than a second socket pair: a target plus an
@@ -16,6 +17,7 @@
 
 #include <cstdint>
 
+#include "models/destination_set.hpp"
 #include "models/types.hpp"
 
 namespace icn {
@@ -24,6 +26,9 @@ struct IcnExtension : tlm::tlm_extension<IcnExtension> {
   std::uint32_t seq = 0;
   bool broadcast = false;
   std::uint32_t route = 0;
+  // A multicast's destinations (owned by the sender, valid during b_transport);
+  // nullptr for unicast, and for a broadcast to the NIC's whole group.
+  const DestinationSet* destinations = nullptr;
 
   tlm::tlm_extension_base* clone() const override { return new IcnExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {
@@ -46,6 +51,7 @@ inline void prepare_message_write(tlm::tlm_generic_payload& trans, IcnExtension&
   ext.seq = seq;
   ext.broadcast = broadcast;
   ext.route = route;
+  ext.destinations = nullptr;
 }
 
 // NIC side: whether a transaction has the form of a message write —
