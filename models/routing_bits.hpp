@@ -21,12 +21,13 @@
 #include <cstdint>
 
 #include "models/fat_tree.hpp"
+#include "models/tree_port.hpp"
 #include "models/types.hpp"
 
 namespace icn::bitserial {
 
-enum Port : unsigned { kTrunk = 0, kBranch0 = 1, kBranch1 = 2 };
-inline constexpr unsigned kPorts = 3;
+using Port = TreePort;
+inline constexpr unsigned kPorts = kTreePorts;
 
 inline const char* port_name(unsigned port) {
   return port == kTrunk ? "trunk" : port == kBranch0 ? "branch0" : "branch1";

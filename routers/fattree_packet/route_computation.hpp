@@ -10,10 +10,12 @@
 #include <cstdint>
 
 #include "models/packet.hpp"
+#include "models/tree_port.hpp"
 
 namespace icn::fattree {
 
-enum Port : unsigned { kUp = 0, kDown0 = 1, kDown1 = 2, kPorts = 3 };
+using Port = TreePort;
+inline constexpr unsigned kPorts = kTreePorts;
 inline const char* port_name(unsigned port) {
   return port == kUp ? "up" : port == kDown0 ? "down0" : "down1";
 }

@@ -6,7 +6,7 @@
 // a packet carries its colour, and each router decides from the header, the
 // source's coordinates and its own which of its ports may carry that colour.
 // Which of the allowed neighbours actually get a packet, and when, is decided
-// by the output ports (see output_port.hpp) from the neighbours' holdings.
+// by the output ports (see broadcast_port_arbiter.hpp) from the neighbours' holdings.
 //
 // Two colour schemes:
 //

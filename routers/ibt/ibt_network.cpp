@@ -79,7 +79,7 @@ void IbtNetwork::trace(WaveformTracer& tracer, const std::string& prefix, const 
       std::string port = base + topology_.port_name(q);
       port.back() = port.back() == '+' ? 'p' : 'm';  // VCD names: x+ -> xp, x- -> xm
       const IbtLink* c = &link(r->node(), q);
-      const OutputPort* out = &r->output(q);
+      const BroadcastPortArbiter* out = &r->output(q);
       tracer.add(port + ".tx", 1, [c](Cycle t) { return c->sent_in(t); });
       tracer.add(port + ".queue", bits_for(shared_.packets), [out](Cycle) { return out->backlog(); });
     }

@@ -9,7 +9,7 @@
 //   PacketStore      the broadcast buffer and the router's holdings
 //   HoldingsRegister the status sideband the neighbours read (one cycle late)
 //   BroadcastRouteUnit  which ports may carry a packet's colour
-//   OutputPort       per port: what it owes its neighbour, and its arbiter
+//   BroadcastPortArbiter       per port: what it owes its neighbour, and its arbiter
 //   EjectionPort     hands each new packet to the processor (DeliverySink)
 // The injection half of the node's interface is a BroadcastNic module.
 //
@@ -23,7 +23,7 @@
 //   2. send    - each output port sends one candidate: eligible, not yet sent
 //                on this port, and not held by the neighbour as the
 //                neighbour's status showed at the end of t-1. The pick follows
-//                the port's order (output_port.hpp): at the source the
+//                the port's order (broadcast_port_arbiter.hpp): at the source the
 //                packet-sending pattern rRLl of the colour's first line; at
 //                other nodes the network's forwarding order;
 //   3. free    - copies no port still owes anyone leave the buffer.
@@ -46,7 +46,7 @@
 #include "nics/icn_extension.hpp"
 #include "routers/ibt/broadcast_route.hpp"
 #include "routers/ibt/ibt_link.hpp"
-#include "routers/ibt/output_port.hpp"
+#include "routers/ibt/broadcast_port_arbiter.hpp"
 #include "routers/ibt/packet_store.hpp"
 
 namespace icn::ibt {
@@ -134,13 +134,13 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
   void report_held(std::vector<HeldTraffic>& out) const override;
 
   unsigned ports() const { return ports_count_; }
-  const OutputPort& output(unsigned port) const { return ports_[port].out; }
+  const BroadcastPortArbiter& output(unsigned port) const { return ports_[port].out; }
   unsigned max_buffer() const { return store_.max_kept(); }
   unsigned packets_held() const { return count(store_.holdings().current(), shared_.words); }
 
  private:
   struct Port {
-    OutputPort out;
+    BroadcastPortArbiter out;
     Cycle waiting_since = kNever;  // since when the port owes packets it has not sent
   };
 

@@ -1,4 +1,4 @@
-// OutputPort: one outgoing link of an all-port broadcast router and the
+// BroadcastPortArbiter: one outgoing link of an all-port broadcast router and the
 // arbiter that picks, each cycle, the one packet it sends.
 //
 // The port keeps two sets of packet numbers: `eligible` (held by this router
@@ -23,7 +23,7 @@ namespace icn::ibt {
 
 enum class PortOrder : std::uint8_t { kAscending, kDescending, kArrival };
 
-class OutputPort {
+class BroadcastPortArbiter {
  public:
   void attach(Word* eligible, Word* sent) {
     eligible_ = eligible;
