@@ -10,6 +10,7 @@
 #include "models/ledger.hpp"
 #include "models/link_address.hpp"
 #include "models/load_factor.hpp"
+#include "models/params.hpp"
 #include "models/rng.hpp"
 #include "routers/fattree_bitserial/bit_serial_fat_tree.hpp"
 #include "testbench/collective_experiment.hpp"
@@ -51,16 +52,16 @@ std::vector<ParamSpec> nic_params() {
   };
 }
 
-std::vector<ParamSpec> traffic_params() {
-  return {
-      {"traffic.pattern", "permutation", "permutation|random|all_to_one|pairs", "the message set M"},
-      {"traffic.load_factor", "2", "a number with 1/c_1 <= X <= the tree's largest possible load factor",
-       "random: keep random pairs while every channel stays at load <= floor(X cap(c))"},
-      {"traffic.root", "0", "0..n-1", "all_to_one: the processor every other one sends to"},
-      {"traffic.pairs", "[]", "a list of [source, destination] pairs, 0..n-1, source != destination",
-       "pairs: the message set; a pair listed k times is k messages"},
-  };
-}
+const ChoiceParam kPattern{"traffic.pattern", "permutation", {"permutation", "random", "all_to_one", "pairs"},
+                           "the message set M"};
+const RawParam kLoadFactor{"traffic.load_factor", "2", "a number with 1/c_1 <= X <= the tree's largest possible load factor",
+                           "random: keep random pairs while every channel stays at load <= floor(X cap(c))"};
+const IntParam kRoot{"traffic.root", 0, 0, kMaxProcessors - 1, "all_to_one: the processor every other one sends to", "",
+                     "0..n-1"};
+const RawParam kPairs{"traffic.pairs", "[]", "a list of [source, destination] pairs, 0..n-1, source != destination",
+                      "pairs: the message set; a pair listed k times is k messages"};
+
+std::vector<ParamSpec> traffic_params() { return {kPattern.spec(), kLoadFactor.spec(), kRoot.spec(), kPairs.spec()}; }
 
 struct BitSerialSetup : ExperimentSetup {
   unsigned height = 0;
@@ -138,12 +139,10 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   if (setup->rtl_generator) cfg.fail("nic.generator", "this build has no RTL (configure with -DICNSIM_RTL=ON; needs verilator)");
 #endif
 
-  const auto t = traffic_params();
-  cfg.declare({t[0]});
-  setup->pattern = cfg.choice("traffic.pattern", {"permutation", "random", "all_to_one", "pairs"});
+  setup->pattern = kPattern.read(cfg);
   const FatTreeShape shape(setup->height, setup->capacities);
   if (setup->pattern == "random") {
-    cfg.declare({t[1]});
+    cfg.declare({kLoadFactor.spec()});
     const double x = cfg.real("traffic.load_factor", 1e-9, 1e12);
     const double lo = 1.0 / setup->capacities[0];
     const double hi = max_load_factor(shape);
@@ -157,15 +156,13 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     cfg.declare_unused("traffic.load_factor", "applies only to traffic.pattern=random");
   }
   if (setup->pattern == "all_to_one") {
-    cfg.declare({t[2]});
-    setup->root = static_cast<NodeId>(cfg.integer("traffic.root", 0, n - 1));
+    setup->root = static_cast<NodeId>(kRoot.read(cfg, 0, n - 1));
     setup->traffic_label = "all_to_one " + std::to_string(setup->root);
   } else {
     cfg.declare_unused("traffic.root", "applies only to traffic.pattern=all_to_one");
   }
   if (setup->pattern == "pairs") {
-    cfg.declare({t[3]});
-    const YAML::Node list = cfg.node("traffic.pairs");
+    const YAML::Node list = kPairs.read(cfg);
     const std::string form = "expected a list of [source, destination] pairs with 0 <= source, destination < " +
                              std::to_string(n) + " and source != destination";
     if (!list.IsSequence() || list.size() == 0) cfg.fail("traffic.pairs", form + " (at least one)");
