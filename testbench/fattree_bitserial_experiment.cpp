@@ -438,14 +438,11 @@ std::unique_ptr<Experiment> BitSerialSetup::elaborate(const std::string& name, c
 }  // namespace
 
 NetworkKind fattree_bitserial_kind() {
-  NetworkKind kind;
-  kind.type = "fattree_bitserial";
-  kind.summary = "Ishii's bit-serial binary fat tree: routing-bit streams, concentrator switches, greedy routing";
-  kind.params = [] {
-    return std::vector<ParamGroup>{{"network", network_params()}, {"nic", nic_params()}, {"traffic", traffic_params()}};
-  };
-  kind.configure = configure;
-  return kind;
+  return {"fattree_bitserial", "Ishii's bit-serial binary fat tree: routing-bit streams, concentrator switches, greedy routing",
+          [] {
+            return std::vector<ParamGroup>{{"network", network_params()}, {"nic", nic_params()}, {"traffic", traffic_params()}};
+          },
+          configure};
 }
 
 }  // namespace icn

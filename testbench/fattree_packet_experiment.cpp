@@ -251,14 +251,11 @@ std::unique_ptr<Experiment> FatTreeSetup::elaborate(const std::string& name, con
 }  // namespace
 
 NetworkKind fattree_packet_kind() {
-  NetworkKind kind;
-  kind.type = "fattree_packet";
-  kind.summary = "packet-switched binary fat tree, multiport routers (Dimakopoulos & Dimopoulos)";
-  kind.params = [] {
-    return std::vector<ParamGroup>{{"network", network_params()}, {"traffic", traffic_params()}};
-  };
-  kind.configure = configure;
-  return kind;
+  return {"fattree_packet", "packet-switched binary fat tree, multiport routers (Dimakopoulos & Dimopoulos)",
+          [] {
+            return std::vector<ParamGroup>{{"network", network_params()}, {"traffic", traffic_params()}};
+          },
+          configure};
 }
 
 }  // namespace icn
