@@ -90,7 +90,7 @@ TEST(Config, MalformedYamlGivesFileLineAndColumn) {
 
 TEST(Config, MissingFileIsAConfigError) {
   const std::string e = error_of([] { Config::from_file("/nonexistent/scenario.yaml"); });
-  EXPECT_EQ(e, "cannot open scenario file '/nonexistent/scenario.yaml'");
+  EXPECT_EQ(e, "cannot open scenario file '/nonexistent/scenario.yaml': No such file or directory");
 }
 
 TEST(Config, BadOverrideSyntax) {
