@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -29,15 +30,26 @@ std::vector<std::string> kind_names() {
 }  // namespace
 
 double default_max_memory_bytes() {
+  // A quarter of the machine, and at most half of what this process may use:
+  // its address-space limit (ulimit -v) or its cgroup's memory limit, as a
+  // batch system sets them, so a run that cannot fit is refused, not killed.
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page = ::sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return 4.0 * (1ull << 30);
-  return 0.25 * static_cast<double>(pages) * static_cast<double>(page);
+  double limit = pages > 0 && page > 0 ? 0.25 * static_cast<double>(pages) * static_cast<double>(page) : 4.0 * (1ull << 30);
+  struct rlimit as {};
+  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    limit = std::min(limit, 0.5 * static_cast<double>(as.rlim_cur));
+  if (std::FILE* f = std::fopen("/sys/fs/cgroup/memory.max", "r")) {
+    unsigned long long bytes = 0;
+    if (std::fscanf(f, "%llu", &bytes) == 1 && bytes > 0) limit = std::min(limit, 0.5 * static_cast<double>(bytes));
+    std::fclose(f);
+  }
+  return limit;
 }
 
 namespace {
 
-const char* kMaxMemoryAllowed = "auto (a quarter of the machine's memory) or a size like 512MiB, 8GiB (1MiB..1024TiB)";
+const char* kMaxMemoryAllowed = "auto (a quarter of the machine's memory, at most half of ulimit -v or the cgroup limit) or a size like 512MiB, 8GiB (1MiB..1024TiB)";
 
 double max_memory(Config& cfg) {
   const std::string text = cfg.text("run.max_memory");

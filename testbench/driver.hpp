@@ -40,7 +40,8 @@ int run_scenario(const RunRequest& request, std::ostream& out);
 void check_resources(const ResourceEstimate& estimate, const Prepared& p);
 
 // run.max_memory's default: a quarter of the machine's physical memory (runs of
-// several simulations side by side stay within it).
+// several simulations side by side stay within it), at most half of the
+// process's address-space limit or cgroup memory limit.
 double default_max_memory_bytes();
 
 // `icnsim` with no arguments: the built-in default table.

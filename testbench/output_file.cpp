@@ -79,6 +79,13 @@ void check_output_path(const std::string& key, const std::string& path) {
   if (!S_ISDIR(st.st_mode)) throw ConfigError(head + "'" + shown(folder) + "' is not a folder" + allowed);
   if (::access(folder.c_str(), W_OK | X_OK) != 0)
     throw ConfigError(head + "folder '" + shown(folder) + "' is not writable: " + std::strerror(errno) + allowed);
+  // Permissions do not tell everything (root, /proc, read-only mounts): create
+  // the file once, then remove it unless it was there before.
+  const bool existed = ::access(path.c_str(), F_OK) == 0;
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) throw ConfigError(head + "cannot be created: " + std::strerror(errno) + allowed);
+  ::close(fd);
+  if (!existed) ::unlink(path.c_str());
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
