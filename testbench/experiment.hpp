@@ -55,7 +55,7 @@ class Experiment : public sc_core::sc_module {
 // configuration alone (nothing is built), for the resource guard: a run that
 // would not fit in memory or cannot finish within run.max_cycles is refused
 // before it starts. Each family calibrates its estimate against measured runs
-// (tests/integration/resource_guard_test.cpp).
+// (tests/integration/robustness_test.cpp).
 struct ResourceEstimate {
   double memory_bytes = 0;        // peak resident memory of the model and its traffic
   double cycles_lower_bound = 0;  // cycles the traffic needs at least; 0 when not known
