@@ -209,7 +209,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
   const auto tolerance = static_cast<unsigned>(cfg.integer("traffic.split_tolerance", 0, plan.packets));
   if (split.IsScalar() && split.Scalar() == "even") {
     if (tolerance == 0) setup->split_options.push_back(even_split(plan.packets, colours));
-    else setup->split_options = splits_within(plan.packets, colours, tolerance);
+    else setup->split_options = splits_within(plan.packets, colours, tolerance, kMaxTrials);
   } else if (split.IsSequence()) {
     if (tolerance != 0) cfg.fail("traffic.split_tolerance", "only applies with traffic.split=even");
     const auto list = cfg.integer_list("traffic.split", 0, plan.packets);
@@ -224,7 +224,9 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
   }
   const std::size_t trials = setup->pattern_options.size() * setup->split_options.size();
   if (trials > kMaxTrials) {
-    cfg.fail("traffic.split_tolerance", std::to_string(trials) + " pattern/split combinations to try; at most " +
+    const bool counted = setup->split_options.size() <= kMaxTrials;  // splits_within stops past the limit
+    cfg.fail("traffic.split_tolerance", (counted ? "" : "over ") + std::to_string(trials) +
+                                            " pattern/split combinations to try; at most " +
                                             std::to_string(kMaxTrials));
   }
   return setup;
