@@ -8,6 +8,7 @@
 #include <set>
 
 #include "models/ibt_topology.hpp"
+#include "tests/support/ibt_reference.hpp"
 
 namespace icn {
 namespace {
@@ -90,75 +91,14 @@ TEST(IbtTopology, InvalidParametersNameTheRuleTheyBreak) {
   EXPECT_THROW(IbtTopology(66, 2, {4, 16}), std::invalid_argument);
 }
 
-// All-sources breadth-first search over the READING-NOTES links, written
-// here from the definition (own node numbering, own neighbour rule): the
-// oracle for the model's metrics, which take one BFS per class.
-struct Metrics {
-  std::uint32_t diameter = 0;
-  std::uint64_t distance_sum = 0;
-};
-
-Metrics independent_metrics(const Shape& s) {
-  const unsigned k = static_cast<unsigned>(s.bypass.size());
-  const unsigned dk = k > 0 ? s.d * k : 1;
-  std::size_t nodes = 1;
-  for (unsigned i = 0; i < s.d; ++i) nodes *= s.n;
-  auto coords = [&](std::size_t x) {
-    std::vector<unsigned> c(s.d);
-    for (unsigned i = 0; i < s.d; ++i, x /= s.n) c[i] = static_cast<unsigned>(x % s.n);
-    return c;
-  };
-  auto index = [&](const std::vector<unsigned>& c) {
-    std::size_t x = 0;
-    for (unsigned i = s.d; i-- > 0;) x = x * s.n + c[i];
-    return x;
-  };
-  std::vector<std::vector<std::size_t>> adjacent(nodes);
-  for (std::size_t x = 0; x < nodes; ++x) {
-    const auto c = coords(x);
-    auto add = [&](unsigned i, unsigned step) {
-      auto y = c;
-      y[i] = (c[i] + step) % s.n;
-      adjacent[x].push_back(index(y));
-    };
-    for (unsigned i = 0; i < s.d; ++i) {
-      add(i, 1);
-      add(i, s.n - 1);
-    }
-    if (k > 0) {
-      const unsigned cls = class_of(c, dk);
-      add(cls % s.d, s.bypass[cls / s.d]);
-      add(cls % s.d, s.n - s.bypass[cls / s.d]);
-    }
-  }
-  Metrics m;
-  for (std::size_t source = 0; source < nodes; ++source) {
-    std::vector<std::int64_t> dist(nodes, -1);
-    std::vector<std::size_t> queue{source};
-    dist[source] = 0;
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-      for (std::size_t y : adjacent[queue[head]]) {
-        if (dist[y] >= 0) continue;
-        dist[y] = dist[queue[head]] + 1;
-        queue.push_back(y);
-      }
-    }
-    for (std::int64_t v : dist) {
-      EXPECT_GE(v, 0) << "the network is connected";
-      m.distance_sum += static_cast<std::uint64_t>(v);
-      m.diameter = std::max(m.diameter, static_cast<std::uint32_t>(v));
-    }
-  }
-  return m;
-}
-
 // One BFS per class gives exactly what plain all-sources BFS gives.
 TEST(IbtTopology, ClassRepresentativeMetricsEqualAllSourcesBfs) {
   for (const Shape& s : small_shapes()) {
     const IbtTopology t(s.n, s.d, s.bypass);
     SCOPED_TRACE(t.label());
     const DistanceMetrics fast = distance_metrics(t);
-    const Metrics oracle = independent_metrics(s);
+    const test::IbtMetrics oracle = test::ibt_metrics_by_bfs(s.n, s.d, s.bypass);
+    EXPECT_TRUE(oracle.connected);
     EXPECT_EQ(fast.diameter, oracle.diameter);
     EXPECT_EQ(fast.distance_sum, oracle.distance_sum);
     EXPECT_DOUBLE_EQ(fast.average, static_cast<double>(oracle.distance_sum) / (static_cast<double>(t.nodes()) * t.nodes()));
