@@ -219,7 +219,7 @@ Config Config::from_file(const std::string& path) {
     text.append(buffer, static_cast<std::size_t>(got));
     if (text.size() > kMaxScenarioBytes) throw ConfigError("scenario " + name + " is over the size limit" + limit);
   }
-  const YAML::Node root = load_one_document(text, path.size() > 200 ? shown(path) : path);
+  const YAML::Node root = load_one_document(text, shown(path, 200));
   if (!root.IsNull() && !root.IsMap())
     throw ConfigError("scenario " + name + " must be a YAML mapping of keys like network.type");
   Config cfg;
