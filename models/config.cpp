@@ -4,8 +4,12 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <set>
 
 namespace icn {
 
@@ -19,24 +23,54 @@ std::string scalar_text(const YAML::Node& node) {
   return out.c_str();
 }
 
-bool parse_int(const std::string& text, std::int64_t& value) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (errno != 0 || end == text.c_str() || *end != '\0') return false;
-  value = v;
-  return true;
+bool parse_int(const std::string& text, std::int64_t& value) { return parse_decimal_integer(text, value); }
+bool parse_real(const std::string& text, double& value) { return parse_decimal_real(text, value); }
+
+std::string where(const std::string& origin, const YAML::Mark& mark) {
+  if (mark.is_null()) return origin;
+  return origin + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
 }
 
-bool parse_real(const std::string& text, double& value) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end == text.c_str() || *end != '\0' || !std::isfinite(v)) return false;
-  value = v;
-  return true;
+// Walks the document as it would be expanded (an alias counts every time it is
+// used), so a "billion laughs" alias bomb is refused after a bounded walk
+// instead of being expanded later by the reader or the JSON echo.
+void check_expansion(const YAML::Node& node, std::size_t depth, std::size_t& count, const std::string& origin) {
+  if (++count > kMaxExpandedNodes) {
+    throw ConfigError(origin + ": the document expands to more than " + std::to_string(kMaxExpandedNodes) +
+                      " YAML nodes (nested aliases?); that is the limit for a scenario");
+  }
+  if (depth > kMaxDepth) {
+    throw ConfigError(where(origin, node.Mark()) + ": values nested more than " + std::to_string(kMaxDepth) +
+                      " levels deep; that is the limit for a scenario");
+  }
+  if (node.IsMap()) {
+    for (const auto& kv : node) {
+      check_expansion(kv.first, depth + 1, count, origin);
+      check_expansion(kv.second, depth + 1, count, origin);
+    }
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) check_expansion(item, depth + 1, count, origin);
+  }
+}
+
+// One YAML document, its expansion bounded.
+YAML::Node load_one_document(const std::string& text, const std::string& origin) {
+  if (const auto nul = text.find('\0'); nul != std::string::npos)
+    throw ConfigError(origin + ": not a text file (a NUL byte at offset " + std::to_string(nul) + ")");
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(where(origin, e.mark) + ": malformed YAML: " + shown(e.msg, 200));
+  }
+  if (docs.size() > 1) {
+    throw ConfigError(where(origin, docs[1].Mark()) + ": a second YAML document (after '---'); a scenario is " +
+                      "one document");
+  }
+  if (docs.empty()) return YAML::Node();
+  std::size_t count = 0;
+  check_expansion(docs[0], 0, count, origin);
+  return docs[0];
 }
 
 nlohmann::ordered_json to_json(const YAML::Node& node) {
@@ -63,6 +97,76 @@ nlohmann::ordered_json to_json(const YAML::Node& node) {
 
 }  // namespace
 
+std::string shown(const std::string& value, std::size_t max) {
+  std::string out;
+  std::size_t i = 0;
+  for (; i < value.size() && out.size() < max; ++i) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  if (i < value.size()) out += "... (" + std::to_string(value.size()) + " bytes)";
+  return out;
+}
+
+namespace {
+
+bool all_digits(const std::string& t, std::size_t from, std::size_t to) {
+  if (from >= to) return false;
+  for (std::size_t i = from; i < to; ++i)
+    if (t[i] < '0' || t[i] > '9') return false;
+  return true;
+}
+
+}  // namespace
+
+bool parse_decimal_integer(const std::string& text, std::int64_t& value) {
+  const std::size_t sign = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
+  if (!all_digits(text, sign, text.size())) return false;
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  value = v;
+  return true;
+}
+
+bool parse_decimal_real(const std::string& text, double& value) {
+  // [+-] digits [. digits] [e [+-] digits], or [+-] . digits [e ...]
+  std::size_t i = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
+  const std::size_t mantissa = i;
+  std::size_t digits = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i, ++digits;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i, ++digits;
+  }
+  if (digits == 0 || i == mantissa) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (!all_digits(text, i, text.size())) return false;
+    i = text.size();
+  }
+  if (i != text.size()) return false;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (errno != 0 || *end != '\0' || !std::isfinite(v)) return false;
+  value = v;
+  return true;
+}
+
 std::string join_choices(const std::vector<std::string>& choices) {
   std::string out;
   for (const auto& c : choices) out += (out.empty() ? "" : "|") + c;
@@ -72,32 +176,68 @@ std::string join_choices(const std::vector<std::string>& choices) {
 Config Config::from_text(const std::string& text, const std::string& origin) {
   Config cfg;
   cfg.origin_ = origin;
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(origin + ":" + std::to_string(e.mark.line + 1) + ":" +
-                      std::to_string(e.mark.column + 1) + ": malformed YAML: " + e.msg);
-  }
-  if (root.IsNull()) return cfg;  // an empty file is the all-defaults scenario
+  const YAML::Node root = load_one_document(text, origin);
+  if (root.IsNull()) return cfg;  // no keys: the all-defaults scenario
   if (!root.IsMap()) throw ConfigError(origin + ": a scenario must be a YAML mapping of keys");
   cfg.flatten(root, "");
   return cfg;
 }
 
 Config Config::from_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("cannot open scenario file '" + path + "'");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return from_text(buffer.str(), path);
+  if (path.empty()) throw ConfigError("the scenario path is empty; give a YAML scenario file");
+  const std::string name = "'" + shown(path) + "'";
+  // Non-blocking, so a FIFO without a writer is refused instead of waited on.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw ConfigError("cannot open scenario file " + name + ": " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw ConfigError("cannot open scenario file " + name + ": " + std::strerror(errno));
+  // /dev/null is the documented way to say "no scenario file, only --set".
+  if (!S_ISREG(st.st_mode) && path != "/dev/null") {
+    const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    throw ConfigError("scenario " + name + " is " + kind + "; give a YAML scenario file");
+  }
+  const std::string limit = "; scenarios are limited to " + std::to_string(kMaxScenarioBytes >> 20) + " MiB";
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxScenarioBytes)
+    throw ConfigError("scenario " + name + " is " + std::to_string(st.st_size) + " bytes" + limit);
+  // Files in /proc report size 0: read at most one byte past the limit.
+  std::string text;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw ConfigError("cannot read scenario file " + name + ": " + std::strerror(errno));
+    if (got == 0) break;
+    text.append(buffer, static_cast<std::size_t>(got));
+    if (text.size() > kMaxScenarioBytes) throw ConfigError("scenario " + name + " is over the size limit" + limit);
+  }
+  const YAML::Node root = load_one_document(text, shown(path, 200));
+  if (!root.IsNull() && !root.IsMap())
+    throw ConfigError("scenario " + name + " must be a YAML mapping of keys like network.type");
+  Config cfg;
+  cfg.origin_ = shown(path);
+  if (root.IsMap()) cfg.flatten(root, "");  // no keys: the all-defaults scenario
+  return cfg;
 }
 
 void Config::flatten(const YAML::Node& node, const std::string& prefix) {
   if (node.IsMap()) {
+    if (!prefix.empty()) mappings_[prefix] = node;
+    std::set<std::string> seen;
     for (const auto& kv : node) {
-      if (!kv.first.IsScalar()) throw ConfigError(origin_ + ": keys must be plain words");
-      const std::string key = prefix.empty() ? kv.first.Scalar() : prefix + "." + kv.first.Scalar();
+      if (!kv.first.IsScalar()) throw ConfigError(where(origin_, kv.first.Mark()) + ": keys must be plain words");
+      const std::string& word = kv.first.Scalar();
+      const std::string key = prefix.empty() ? word : prefix + "." + word;
+      if (!seen.insert(word).second || values_.count(key))
+        throw ConfigError(where(origin_, kv.first.Mark()) + ": key '" + shown(key) + "' is given twice");
       flatten(kv.second, key);
     }
     return;
@@ -108,22 +248,28 @@ void Config::flatten(const YAML::Node& node, const std::string& prefix) {
 void Config::apply_override(const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == assignment.size()) {
-    throw ConfigError("--set '" + assignment + "': expected key=value, e.g. network.leaves=16");
+    throw ConfigError("--set '" + shown(assignment) + "': expected key=value, e.g. network.leaves=16");
   }
   const std::string key = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
-  YAML::Node value;
-  try {
-    value = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError("--set " + key + ": malformed value '" + text + "': " + e.msg);
+  for (const char c : key) {
+    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+    if (!word) throw ConfigError("--set '" + shown(key) + "': a key is dotted words (letters, digits, _), e.g. network.leaves");
   }
+  const YAML::Node value = load_one_document(text, "--set " + key);
   // Replace the key and anything nested under it.
-  for (auto it = values_.begin(); it != values_.end();) {
-    if (it->first == key || it->first.rfind(key + ".", 0) == 0) it = values_.erase(it);
-    else ++it;
-  }
+  auto erase_under = [&](auto& map) {
+    for (auto it = map.begin(); it != map.end();) {
+      if (it->first == key || it->first.rfind(key + ".", 0) == 0) it = map.erase(it);
+      else ++it;
+    }
+  };
+  erase_under(values_);
+  erase_under(mappings_);
+  const std::string origin = origin_;
+  origin_ = "--set " + key;
   flatten(value, key);
+  origin_ = origin;
 }
 
 void Config::declare(const std::vector<ParamSpec>& specs) {
@@ -139,9 +285,17 @@ const ParamSpec& Config::spec(const std::string& key) const {
   return it->second;
 }
 
+void Config::reject_mapping(const std::string& key) const {
+  auto m = mappings_.find(key);
+  if (m == mappings_.end() || values_.count(key)) return;
+  throw ConfigError(key + " = " + shown(scalar_text(m->second)) + ": expected a single value or a list, not a mapping (" +
+                    spec(key).allowed + ")");
+}
+
 YAML::Node Config::value_or_default(const std::string& key) const {
   auto it = values_.find(key);
   if (it != values_.end()) return it->second;
+  reject_mapping(key);
   const ParamSpec& s = spec(key);
   return YAML::Load(s.default_yaml);
 }
@@ -151,7 +305,7 @@ std::string Config::value_text(const std::string& key) const {
 }
 
 void Config::fail(const std::string& key, const std::string& why) const {
-  throw ConfigError(key + " = " + value_text(key) + ": " + why);
+  throw ConfigError(key + " = " + shown(value_text(key)) + ": " + why);
 }
 
 std::int64_t Config::integer(const std::string& key, std::int64_t lo, std::int64_t hi) {
@@ -224,7 +378,7 @@ std::vector<std::int64_t> Config::integer_list(const std::string& key, std::int6
   for (const auto& item : v) {
     std::int64_t x = 0;
     if (!item.IsScalar() || !parse_int(item.Scalar(), x)) fail(key, "expected a list of integers (" + s.allowed + ")");
-    if (x < lo || x > hi) fail(key, "element " + item.Scalar() + " out of range (" + s.allowed + ")");
+    if (x < lo || x > hi) fail(key, "element " + shown(item.Scalar()) + " out of range (" + s.allowed + ")");
     out.push_back(x);
   }
   resolved_[key] = out;
@@ -246,8 +400,16 @@ void Config::resolve(const std::string& key, nlohmann::ordered_json value) {
 void Config::reject_unknown() const {
   for (const auto& kv : values_) {
     if (declared_.count(kv.first)) continue;
-    const std::string& key = kv.first;
-    if (auto u = unused_.find(key); u != unused_.end())
+    // A value given as a mapping shows up as keys under a declared key.
+    for (auto dot = kv.first.rfind('.'); dot != std::string::npos; dot = kv.first.rfind('.', dot - 1)) {
+      const std::string parent = kv.first.substr(0, dot);
+      if (declared_.count(parent)) reject_mapping(parent);
+      if (auto u = unused_.find(parent); u != unused_.end())
+        throw ConfigError("key '" + parent + "' is not used here: " + u->second);
+      if (dot == 0) break;
+    }
+    const std::string key = shown(kv.first);
+    if (auto u = unused_.find(kv.first); u != unused_.end())
       throw ConfigError("key '" + key + "' is not used here: " + u->second);
     const std::string section = key.substr(0, key.find('.'));
     std::string allowed;

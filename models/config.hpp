@@ -6,6 +6,13 @@
 // error that names the allowed keys; a value outside its range is an error that
 // names the allowed values. Errors are one line (ConfigError); the icnsim
 // command prints it and exits with code 2.
+//
+// Input limits (bad input is refused, never read forever): a scenario is a
+// readable regular file (or /dev/null: no keys) of at most kMaxScenarioBytes; YAML aliases may expand
+// the document to at most kMaxExpandedNodes nodes, nested at most kMaxDepth
+// deep; a key appears once per mapping; one YAML document per file.
+// Numbers are decimal everywhere: integers [+-]digits, reals with an optional
+// fraction and exponent (1.5, 2e-3); no hex, octal, inf or nan.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -23,6 +30,19 @@ class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Shows an input value in a one-line message: bytes outside printable ASCII
+// (newlines, ANSI escapes, direction overrides) escaped as \xNN, long values
+// cut to `max` characters with their length noted.
+std::string shown(const std::string& value, std::size_t max = 80);
+
+// The project's one number syntax (see above).
+bool parse_decimal_integer(const std::string& text, std::int64_t& value);
+bool parse_decimal_real(const std::string& text, double& value);
+
+inline constexpr std::size_t kMaxScenarioBytes = 16u << 20;
+inline constexpr std::size_t kMaxExpandedNodes = 1000000;
+inline constexpr std::size_t kMaxDepth = 64;
 
 struct ParamSpec {
   std::string key;           // dotted, e.g. "network.leaves"
@@ -75,9 +95,13 @@ class Config {
   const ParamSpec& spec(const std::string& key) const;
   YAML::Node value_or_default(const std::string& key) const;
   void flatten(const YAML::Node& node, const std::string& prefix);
+  // Throws if `key` was given as a mapping (its value must be one value).
+  void reject_mapping(const std::string& key) const;
+
 
   std::string origin_;
   std::map<std::string, YAML::Node> values_;     // given keys (flattened)
+  std::map<std::string, YAML::Node> mappings_;   // keys given a mapping as value
   std::map<std::string, ParamSpec> declared_;
   std::vector<ParamSpec> declared_order_;
   std::map<std::string, nlohmann::ordered_json> resolved_;

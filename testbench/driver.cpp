@@ -6,7 +6,14 @@
 #include <iostream>
 #include <memory>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+
 #include "models/host.hpp"
+#include "testbench/output_file.hpp"
 
 namespace icn {
 
@@ -22,6 +29,73 @@ std::vector<std::string> kind_names() {
 
 }  // namespace
 
+double default_max_memory_bytes() {
+  // A quarter of the machine, and at most half of what this process may use:
+  // its address-space limit (ulimit -v) or its cgroup's memory limit, as a
+  // batch system sets them, so a run that cannot fit is refused, not killed.
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGESIZE);
+  double limit = pages > 0 && page > 0 ? 0.25 * static_cast<double>(pages) * static_cast<double>(page) : 4.0 * (1ull << 30);
+  struct rlimit as {};
+  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    limit = std::min(limit, 0.5 * static_cast<double>(as.rlim_cur));
+  if (std::FILE* f = std::fopen("/sys/fs/cgroup/memory.max", "r")) {
+    unsigned long long bytes = 0;
+    if (std::fscanf(f, "%llu", &bytes) == 1 && bytes > 0) limit = std::min(limit, 0.5 * static_cast<double>(bytes));
+    std::fclose(f);
+  }
+  return limit;
+}
+
+namespace {
+
+const char* kMaxMemoryAllowed = "auto (a quarter of the machine's memory, at most half of ulimit -v or the cgroup limit) or a size like 512MiB, 8GiB (1MiB..1024TiB)";
+
+double max_memory(Config& cfg) {
+  const std::string text = cfg.text("run.max_memory");
+  if (text == "auto") return default_max_memory_bytes();
+  const std::vector<std::pair<std::string, double>> units{{"KiB", 1024.0}, {"MiB", 1024.0 * 1024}, {"GiB", 1024.0 * 1024 * 1024},
+                                                         {"TiB", 1024.0 * 1024 * 1024 * 1024}};
+  for (const auto& [unit, scale] : units) {
+    if (text.size() <= unit.size() || text.compare(text.size() - unit.size(), unit.size(), unit) != 0) continue;
+    std::int64_t count = 0;
+    if (!parse_decimal_integer(text.substr(0, text.size() - unit.size()), count)) break;
+    const double bytes = static_cast<double>(count) * scale;
+    if (bytes < 1024.0 * 1024 || bytes > 1024.0 * 1024 * 1024 * 1024 * 1024) break;
+    return bytes;
+  }
+  cfg.fail("run.max_memory", std::string("expected ") + kMaxMemoryAllowed);
+}
+
+std::string size_text(double bytes) {
+  char buf[64];
+  if (bytes >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+  else std::snprintf(buf, sizeof buf, "%.0f MiB", std::ceil(bytes / (1024.0 * 1024)));
+  return buf;
+}
+
+}  // namespace
+
+void check_resources(const ResourceEstimate& estimate, const Prepared& p) {
+  if (estimate.memory_bytes > p.max_memory_bytes) {
+    const double gib = std::ceil(estimate.memory_bytes / (1 << 30));
+    const std::string suggestion = estimate.memory_bytes < (1 << 30)
+                                       ? std::to_string(static_cast<long long>(std::ceil(estimate.memory_bytes / (1 << 20))) + 1) + "MiB"
+                                       : std::to_string(static_cast<long long>(gib) + 1) + "GiB";
+    throw ConfigError("this run needs about " + size_text(estimate.memory_bytes) + " (" + estimate.what +
+                      "), over run.max_memory = " + size_text(p.max_memory_bytes) +
+                      "; make the network or traffic smaller, or raise run.max_memory (e.g. --set run.max_memory=" + suggestion +
+                      ")");
+  }
+  if (estimate.cycles_lower_bound > static_cast<double>(p.ctx.engine.max_cycles)) {
+    char bound[32];
+    std::snprintf(bound, sizeof bound, "%.3g", estimate.cycles_lower_bound);
+    throw ConfigError("this traffic needs at least " + std::string(bound) + " cycles (" + estimate.cycles_why +
+                      "), over run.max_cycles = " + std::to_string(p.ctx.engine.max_cycles) +
+                      "; make the network or traffic smaller, or raise run.max_cycles (1..2^50)");
+  }
+}
+
 Prepared prepare(Config& cfg) {
   Prepared p;
   cfg.declare(common_params());
@@ -35,6 +109,7 @@ Prepared prepare(Config& cfg) {
   p.ctx.engine.per_block_methods = cfg.choice("run.scheduler", {"engine", "per_block_methods"}) == "per_block_methods";
   const double period_ns = cfg.real("run.clock_period_ns", 0.001, 1e6);
   p.ctx.engine.period = sc_core::sc_time(period_ns, sc_core::SC_NS);
+  p.max_memory_bytes = max_memory(cfg);
   p.json_path = cfg.text("outputs.json");
   p.vcd_path = cfg.text("outputs.vcd");
   cfg.reject_unknown();
@@ -65,6 +140,8 @@ std::vector<ParamSpec> common_params() {
        "engine: one SC_METHOD per network evaluates only blocks with work; per_block_methods: "
        "one SC_METHOD per block every cycle (the simple scheme, for comparison)"},
       {"run.clock_period_ns", "1", "0.001..1e6", "clock period, for waveforms and reports in seconds"},
+      {"run.max_memory", "auto", kMaxMemoryAllowed,
+       "resource guard: a run whose estimated memory exceeds this is refused before it starts"},
       {"outputs.json", "", "a file path or empty", "write the JSON results here (also --json)"},
       {"outputs.vcd", "", "a file path or empty", "write waveforms here (also --vcd)"},
   };
@@ -90,15 +167,42 @@ void print_table(std::ostream& out, const std::vector<std::string>& header,
   for (const auto& row : rows) line(row);
 }
 
-int run_scenario(const RunRequest& request, std::ostream& out) {
-  Config cfg = request.scenario_path.empty() ? Config::from_text("", "defaults")
-                                             : Config::from_file(request.scenario_path);
+namespace {
+
+// The results file of a run that failed before it had results: it says so.
+void write_failure_json(const std::string& path, const std::string& why, int exit_code) {
+  if (path.empty()) return;
+  nlohmann::ordered_json results;
+  results["icnsim"] = {{"version", kVersion}};
+  results["result"] = {{"status", "error"}, {"verified", false}, {"exit_code", exit_code}, {"problem", why}};
+  try {
+    write_file_atomically(path, results.dump(2) + "\n");
+  } catch (const OutputError&) {
+    // The error being reported is the one that matters.
+  }
+}
+
+int run_checked(const RunRequest& request, std::ostream& out, std::string& failure_json) {
+  Config cfg = Config::from_file(request.scenario_path);
   for (const auto& o : request.overrides) cfg.apply_override(o);
   Prepared p = prepare(cfg);
+  const std::string json_key = request.json_path.empty() ? "outputs.json" : "--json";
+  const std::string vcd_key = request.vcd_path.empty() ? "outputs.vcd" : "--vcd";
   if (!request.json_path.empty()) p.json_path = request.json_path;
   if (!request.vcd_path.empty()) p.vcd_path = request.vcd_path;
   cfg.resolve("outputs.json", p.json_path);
   cfg.resolve("outputs.vcd", p.vcd_path);
+  // Every output is checked before anything is elaborated.
+  if (!p.json_path.empty()) {
+    check_output_path(json_key, p.json_path);
+    failure_json = p.json_path;
+  }
+  if (!p.vcd_path.empty()) {
+    check_output_path(vcd_key, vcd_file_for(p.vcd_path));
+    if (!p.json_path.empty() && vcd_file_for(p.vcd_path) == p.json_path)
+      throw ConfigError(vcd_key + " and " + json_key + " name the same file '" + shown(p.json_path) + "'");
+  }
+  check_resources(p.setup->estimate(), p);
 
   std::unique_ptr<WaveformTracer> tracer;
   if (!p.vcd_path.empty()) {
@@ -106,7 +210,10 @@ int run_scenario(const RunRequest& request, std::ostream& out) {
     p.ctx.tracer = tracer.get();
   }
   WallClock elaboration;
-  auto experiment = p.setup->elaborate("icnsim", p.ctx);
+  // Never destroyed: the caller leaves with std::_Exit (SystemC 2.3.4 tears
+  // modules down in quadratic time: minutes for a million-router network),
+  // also when an error below unwinds.
+  Experiment* experiment = p.setup->elaborate("icnsim", p.ctx).release();
   CycleEngine& engine = experiment->engine();
   if (tracer) {
     WaveformTracer* t = tracer.get();
@@ -123,11 +230,16 @@ int run_scenario(const RunRequest& request, std::ostream& out) {
   experiment->write_results(results);
   results["sim"] = sim_figures(*experiment, engine, wall_seconds);
   results["sim"]["elaboration_seconds"] = elaboration_seconds;
+  const std::string problem = experiment->problem();
+  const int code = problem.empty() ? 0 : 1;
 
   if (!p.json_path.empty()) {
-    std::ofstream f(p.json_path);
-    if (!f) throw ConfigError("cannot write JSON results to '" + p.json_path + "'");
-    f << results.dump(2) << '\n';
+    try {
+      write_file_atomically(p.json_path, results.dump(2) + "\n");
+    } catch (const OutputError& e) {
+      std::cerr << "icnsim: error: JSON results: " << e.what() << (problem.empty() ? "" : "; and the run failed: " + shown(problem, 300)) << '\n';
+      return problem.empty() ? 2 : 1;
+    }
   }
   if (!request.quiet) {
     print_table(out, experiment->table_header(), {experiment->table_row()});
@@ -137,16 +249,29 @@ int run_scenario(const RunRequest& request, std::ostream& out) {
     if (!p.json_path.empty()) out << "; results in " << p.json_path;
     out << '\n';
   }
-  const std::string problem = experiment->problem();
-  // The results are written: hand the module tree to the caller's std::_Exit
-  // instead of destroying it here (SystemC 2.3.4 tears modules down in
-  // quadratic time: minutes for a million-router network).
-  (void)experiment.release();
-  if (!problem.empty()) {
-    std::cerr << "icnsim: run failed: " << problem << '\n';
-    return 1;
+  if (!problem.empty()) std::cerr << "icnsim: run failed: " << problem << '\n';
+  return code;
+}
+
+}  // namespace
+
+int run_scenario(const RunRequest& request, std::ostream& out) {
+  // A --json from the command line is checked first, so that any later
+  // failure, bad input included, leaves a results file that says it failed.
+  std::string failure_json;
+  if (!request.json_path.empty()) {
+    check_output_path("--json", request.json_path);
+    failure_json = request.json_path;
   }
-  return 0;
+  try {
+    return run_checked(request, out, failure_json);
+  } catch (const ConfigError& e) {
+    write_failure_json(failure_json, e.what(), 2);
+    throw;
+  } catch (const std::bad_alloc&) {
+    write_failure_json(failure_json, "out of memory", 2);
+    throw;
+  }
 }
 
 int run_default_table(std::ostream& out) {

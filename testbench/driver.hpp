@@ -12,7 +12,7 @@
 namespace icn {
 
 struct RunRequest {
-  std::string scenario_path;           // empty: built-in defaults only
+  std::string scenario_path;           // a readable regular YAML file
   std::vector<std::string> overrides;  // --set key=value
   std::string json_path;               // --json (overrides outputs.json)
   std::string vcd_path;                // --vcd (overrides outputs.vcd)
@@ -25,6 +25,7 @@ struct Prepared {
   RunContext ctx;
   std::string json_path;
   std::string vcd_path;
+  double max_memory_bytes = 0;  // run.max_memory, resolved
 };
 Prepared prepare(Config& cfg);
 
@@ -32,6 +33,16 @@ Prepared prepare(Config& cfg);
 // (0 ok, 1 the run failed its checks, 2 bad input). Config errors are thrown.
 // The elaborated model is not destroyed (the caller is expected to std::_Exit).
 int run_scenario(const RunRequest& request, std::ostream& out);
+
+// The resource guard: throws ConfigError (one line: the estimate and the key
+// to raise) when `estimate` exceeds run.max_memory or its cycle lower bound
+// exceeds run.max_cycles.
+void check_resources(const ResourceEstimate& estimate, const Prepared& p);
+
+// run.max_memory's default: a quarter of the machine's physical memory (runs of
+// several simulations side by side stay within it), at most half of the
+// process's address-space limit or cgroup memory limit.
+double default_max_memory_bytes();
 
 // `icnsim` with no arguments: the built-in default table.
 int run_default_table(std::ostream& out);

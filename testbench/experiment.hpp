@@ -51,10 +51,24 @@ class Experiment : public sc_core::sc_module {
   virtual std::vector<std::string> table_row() const = 0;
 };
 
+// What elaborating and running a setup will cost, estimated from the
+// configuration alone (nothing is built), for the resource guard: a run that
+// would not fit in memory or cannot finish within run.max_cycles is refused
+// before it starts. Each family calibrates its estimate against measured runs
+// (tests/integration/robustness_test.cpp).
+struct ResourceEstimate {
+  double memory_bytes = 0;        // peak resident memory of the model and its traffic
+  double cycles_lower_bound = 0;  // cycles the traffic needs at least; 0 when not known
+  std::string what;               // what was counted, e.g. "4194304 routers, 8 ports"
+  std::string cycles_why;         // why the traffic needs that many cycles
+};
+
 class ExperimentSetup {
  public:
   virtual ~ExperimentSetup() = default;
   virtual std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) = 0;
+  // A family without an estimate (memory_bytes 0) is not guarded.
+  virtual ResourceEstimate estimate() const { return {}; }
 };
 
 // Where traffic was held when a run stopped (stall or cycle limit), for the

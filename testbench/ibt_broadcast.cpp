@@ -38,26 +38,41 @@ std::vector<unsigned> even_split(unsigned k, unsigned colours) {
   return split;
 }
 
-std::vector<std::vector<unsigned>> splits_within(unsigned k, unsigned colours, unsigned tolerance) {
+std::vector<std::vector<unsigned>> splits_within(unsigned k, unsigned colours, unsigned tolerance, std::size_t limit) {
   std::vector<std::vector<unsigned>> out;
   std::vector<unsigned> part(colours, 0);
   // Parts lie in [lo, lo + tolerance] for some lo; enumerate compositions and keep those within tolerance.
   const unsigned hi = std::min(k, k / colours + tolerance);
   const unsigned lo = k / colours >= tolerance ? k / colours - tolerance : 0;
-  auto rec = [&](auto&& self, unsigned c, unsigned left) -> void {
+  // Branches that cannot end in a split within tolerance are cut (running
+  // min/max, and whether the parts left can still sum to what is left), so
+  // the work stays proportional to the splits found.
+  auto rec = [&](auto&& self, unsigned c, unsigned left, unsigned mn, unsigned mx) -> void {
+    if (out.size() > limit) return;
     if (c + 1 == colours) {
       if (left < lo || left > hi) return;
       part[c] = left;
-      const auto [mn, mx] = std::minmax_element(part.begin(), part.end());
-      if (*mx - *mn <= tolerance) out.push_back(part);
+      if (std::max(mx, left) - std::min(mn, left) <= tolerance) out.push_back(part);
       return;
     }
+    const unsigned rest = colours - c - 1;
     for (unsigned v = lo; v <= hi && v <= left; ++v) {
+      const unsigned nmn = std::min(mn, v), nmx = std::max(mx, v);
+      if (nmx - nmn > tolerance) {
+        if (v > nmn) break;  // larger v only widens the spread
+        continue;
+      }
+      const unsigned floor = std::max(lo, nmx > tolerance ? nmx - tolerance : 0u);
+      const unsigned ceil = std::min(hi, nmn + tolerance);
+      const std::uint64_t remaining = left - v;
+      if (remaining < static_cast<std::uint64_t>(rest) * floor) break;  // larger v leaves even less
+      if (remaining > static_cast<std::uint64_t>(rest) * ceil) continue;
       part[c] = v;
-      self(self, c + 1, left - v);
+      self(self, c + 1, left - v, nmn, nmx);
+      if (out.size() > limit) return;
     }
   };
-  rec(rec, 0, k);
+  rec(rec, 0, k, ~0u, 0u);
   return out;
 }
 

@@ -50,7 +50,10 @@ unsigned colours_for(ibt::ColourScheme scheme, unsigned dims);
 // k split over c colours as evenly as possible, the first k mod c colours one more.
 std::vector<unsigned> even_split(unsigned k, unsigned colours);
 // Every split of k over c colours whose largest and smallest parts differ by at most `tolerance`.
-std::vector<std::vector<unsigned>> splits_within(unsigned k, unsigned colours, unsigned tolerance);
+// Stops after `limit` + 1 splits (a caller that allows at most `limit` then
+// knows there are too many without enumerating them all).
+std::vector<std::vector<unsigned>> splits_within(unsigned k, unsigned colours, unsigned tolerance,
+                                                 std::size_t limit = static_cast<std::size_t>(-1));
 
 // Checks the deliveries of one broadcast: every group node but the source must
 // receive packets 0..k-1 from the source exactly once with intact payloads,

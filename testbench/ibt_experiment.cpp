@@ -1,8 +1,10 @@
 #include "testbench/ibt_experiment.hpp"
 
+#include <cmath>
 #include <algorithm>
 #include <iomanip>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "models/ibt_topology.hpp"
@@ -75,8 +77,10 @@ struct IbtSetup : ExperimentSetup {
   IbtBroadcastPlan base;                            // source, k, scheme, dims
   std::vector<std::vector<unsigned>> pattern_options;  // per trial: per colour
   std::vector<std::vector<unsigned>> split_options;
+  unsigned ports = 0;  // per router, for the resource estimate
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
+  ResourceEstimate estimate() const override;
 };
 
 ibt::ForwardOrder order_from_name(const std::string& s) {
@@ -100,6 +104,10 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
   if (ibt) {
     bypass = cfg.integer_list("network.bypass", -(1ll << 40), 1ll << 40);
     if (bypass.empty()) cfg.fail("network.bypass", "an iBT needs at least one bypass length (a torus is network.type=torus)");
+    std::set<std::int64_t> lengths;
+    for (auto b : bypass)
+      if (!lengths.insert(b).second)
+        cfg.fail("network.bypass", "length " + std::to_string(b) + " is listed twice; give each bypass length once");
   } else {
     cfg.declare_unused("network.bypass", "a torus has no bypass links (use network.type=ibt)");
   }
@@ -109,6 +117,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
   setup->d = static_cast<unsigned>(d);
   for (auto b : bypass) setup->bypass.push_back(static_cast<unsigned>(b));
   const IbtTopology topo(setup->n, setup->d, setup->bypass);
+  setup->ports = topo.ports();
   setup->order = order_from_name(cfg.choice("network.forward_order", {"directional", "pattern", "arrival"}));
 
   const YAML::Node failed = cfg.node("network.failed_links");
@@ -196,7 +205,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
   const auto tolerance = static_cast<unsigned>(cfg.integer("traffic.split_tolerance", 0, plan.packets));
   if (split.IsScalar() && split.Scalar() == "even") {
     if (tolerance == 0) setup->split_options.push_back(even_split(plan.packets, colours));
-    else setup->split_options = splits_within(plan.packets, colours, tolerance);
+    else setup->split_options = splits_within(plan.packets, colours, tolerance, kMaxTrials);
   } else if (split.IsSequence()) {
     if (tolerance != 0) cfg.fail("traffic.split_tolerance", "only applies with traffic.split=even");
     const auto list = cfg.integer_list("traffic.split", 0, plan.packets);
@@ -211,7 +220,9 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
   }
   const std::size_t trials = setup->pattern_options.size() * setup->split_options.size();
   if (trials > kMaxTrials) {
-    cfg.fail("traffic.split_tolerance", std::to_string(trials) + " pattern/split combinations to try; at most " +
+    const bool counted = setup->split_options.size() <= kMaxTrials;  // splits_within stops past the limit
+    cfg.fail("traffic.split_tolerance", (counted ? "" : "over ") + std::to_string(trials) +
+                                            " pattern/split combinations to try; at most " +
                                             std::to_string(kMaxTrials));
   }
   return setup;
@@ -486,6 +497,24 @@ class IbtExperiment : public CollectiveExperiment {
   std::vector<std::unique_ptr<BroadcastTrial>> trials_;
   std::vector<NodeId> traced_;
 };
+
+// The resource guard's estimate: every (pattern, split) trial is a whole
+// network. Calibrated with /usr/bin/time -v peak RSS (release build): a
+// router takes about 1000 + 120 bytes per port + 6 bytes per packet of k
+// (Torus(40^3), k = 32: 119 MB; Torus(20^3), k = 256: 31 MB; iBT(90^2)
+// with bypass: 24 MB); Torus(100^3) takes 1.7 GB (docs/performance.md).
+ResourceEstimate IbtSetup::estimate() const {
+  ResourceEstimate e;
+  const double nodes = std::pow(static_cast<double>(n), static_cast<double>(d));
+  const double trials = collective == IbtCollective::kNone
+                            ? 0.0
+                            : static_cast<double>(pattern_options.size() * split_options.size());
+  const double router = 1000.0 + 120.0 * ports + 6.0 * base.packets;
+  e.memory_bytes = 10e6 + 16 * nodes + trials * nodes * router;
+  e.what = std::to_string(static_cast<std::uint64_t>(trials)) + " network(s) of " +
+           std::to_string(static_cast<std::uint64_t>(nodes)) + " routers with " + std::to_string(ports) + " ports";
+  return e;
+}
 
 std::unique_ptr<Experiment> IbtSetup::elaborate(const std::string& name, const RunContext& ctx) {
   return std::make_unique<IbtExperiment>(name.c_str(), *this, ctx);

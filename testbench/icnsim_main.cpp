@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
+#include <string>
 
 #include "models/config.hpp"
 #include "testbench/driver.hpp"
@@ -27,11 +29,31 @@ namespace {
   std::_Exit(code);
 }
 
+// Freed when memory runs out, so the one-line message can still be printed.
+char* emergency_reserve = nullptr;
+
+[[noreturn]] void fail(const std::string& message) {
+  delete[] emergency_reserve;
+  emergency_reserve = nullptr;
+  std::cerr << "icnsim: error: " << icn::shown(message, 2000) << '\n';
+  leave(2);
+}
+
+[[noreturn]] void out_of_memory() {
+  fail("out of memory; make the network or traffic smaller, or lower run.max_memory so the resource guard refuses "
+       "such runs before they start");
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  // Kernel errors come back to us as exceptions (one line on stderr), never as
+  // SystemC's multi-line report on stdout.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_FATAL, sc_core::SC_THROW);
+  emergency_reserve = new char[1 << 20];
   CLI::App app{"icnsim: cycle-level SystemC/TLM-2.0 models of interconnection networks"};
   app.require_subcommand(0, 1);
   icn::RunRequest request;
@@ -61,8 +83,16 @@ int sc_main(int argc, char* argv[]) {
     if (run->parsed()) leave(icn::run_scenario(request, std::cout));
     leave(icn::run_default_table(std::cout));
   } catch (const icn::ConfigError& e) {
-    std::cerr << "icnsim: error: " << e.what() << '\n';
-    leave(2);
+    fail(e.what());
+  } catch (const std::bad_alloc&) {
+    out_of_memory();
+  } catch (const sc_core::sc_report& r) {
+    // An exception inside a SystemC process reaches us as a report.
+    const std::string what = r.what();
+    if (what.find("bad_alloc") != std::string::npos) out_of_memory();
+    fail(std::string("internal error in the simulation kernel: ") + what);
+  } catch (const std::exception& e) {
+    fail(std::string("internal error: ") + e.what());
   }
   return 0;
 }

@@ -61,7 +61,28 @@ TEST(Cli, JsonHasTheDocumentedFieldsAndIsDeterministic) {
   EXPECT_EQ(a["result"]["cycles"], 40);
   EXPECT_EQ(a["scenario"]["seed"], 7);
   EXPECT_EQ(a["levels"].size(), 5u);
-  for (const char* key : {"wall_seconds", "router_cycles_per_second", "peak_rss_mb"}) EXPECT_TRUE(a["sim"].contains(key));
+  // Values, not just keys: every leaf sends to every other (32 x 31), all
+  // arrive, none lost; a 32-leaf binary tree has 31 routers; the rate is
+  // router-cycles over wall time.
+  const auto& r = a["result"];
+  EXPECT_EQ(r["status"], "completed");
+  EXPECT_EQ(r["verified"], true);
+  EXPECT_EQ(r["conservation"], "ok");
+  EXPECT_EQ(r["messages"]["injected"], 32 * 31);
+  EXPECT_EQ(r["messages"]["deliveries_expected"], 32 * 31);
+  EXPECT_EQ(r["messages"]["delivered"], 32 * 31);
+  EXPECT_EQ(r["messages"]["lost"], 0);
+  // EBFT: each level-l channel carries 2^(l-1) (32 - 2^(l-1)) messages at
+  // capacity 2^(l-1): at least 31 cycles, as any leaf's 31 receipts.
+  EXPECT_GE(r["cycles"].get<int>(), 31);
+  const auto& sim = a["sim"];
+  EXPECT_EQ(sim["routers"], 31);
+  EXPECT_GT(sim["wall_seconds"].get<double>(), 0);
+  EXPECT_GT(sim["peak_rss_mb"].get<double>(), 1);
+  EXPECT_GE(sim["simulated_cycles"].get<int>(), r["cycles"].get<int>());
+  EXPECT_NEAR(sim["router_cycles_per_second"].get<double>(),
+              31.0 * sim["simulated_cycles"].get<double>() / sim["wall_seconds"].get<double>(),
+              1e-6 * sim["router_cycles_per_second"].get<double>());
   // Everything but the host measurements is byte-identical.
   EXPECT_EQ(deterministic_part(a).dump(), deterministic_part(b).dump());
 }

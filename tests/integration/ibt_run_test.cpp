@@ -3,12 +3,15 @@
 // waveforms, and one clear line with exit code 2 for every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "models/ibt_topology.hpp"
+#include "tests/support/ibt_reference.hpp"
 #include "tests/support/sim_helpers.hpp"
 
 namespace icn::test {
@@ -69,7 +72,17 @@ TEST(IbtRun, EveryBroadcastIsVerifiedCompleteOnAssortedNetworks) {
     std::uint64_t ports_total = 0;
     for (const auto& p : r.results["ports"]) ports_total += p["transfers"].get<std::uint64_t>();
     EXPECT_EQ(ports_total, r.results["links"]["transfers"]);
-    for (const char* key : {"diameter", "average_distance"}) EXPECT_TRUE(r.results["topology"].contains(key));
+    // Metrics against a BFS written in the test (up to 6000 nodes: all-sources BFS is quadratic).
+    const auto& net = r.results["scenario"]["network"];
+    const auto n = net["n"].get<unsigned>(), d = net["d"].get<unsigned>();
+    const std::vector<unsigned> b = net.contains("bypass") ? net["bypass"].get<std::vector<unsigned>>() : std::vector<unsigned>{};
+    const double nodes = std::pow(n, d);
+    EXPECT_EQ(r.results["topology"]["nodes"].get<double>(), nodes);
+    if (nodes <= 6000) {
+      const IbtMetrics bfs = ibt_metrics_by_bfs(n, d, b);
+      EXPECT_EQ(r.results["topology"]["diameter"], bfs.diameter);
+      EXPECT_DOUBLE_EQ(r.results["topology"]["average_distance"].get<double>(), bfs.distance_sum / (nodes * nodes));
+    }
     // No broadcast beats physics: a group node at distance h from the source
     // gets no packet before step h and at most one per link per step after.
     const auto& sc = r.results["scenario"]["network"];
@@ -118,6 +131,32 @@ TEST(IbtCli, JsonHasTheDocumentedFieldsAndIsDeterministic) {
     EXPECT_TRUE(a["links"].contains(key)) << key;
   EXPECT_EQ(a["ports"].size(), 6u);
   EXPECT_TRUE(a["ports"][0].contains("max_queue"));
+  // Values, not just keys: iBT(24^2; <4,8>) has 576 nodes in d*k = 4
+  // classes, 6 ports each (2d + 2); diameter and distance sum from a BFS
+  // written in the test; every other node receives each of the k = 32
+  // packets once, and every link transfer is a first receipt or a discarded
+  // duplicate.
+  const IbtMetrics bfs = ibt_metrics_by_bfs(24, 2, {4, 8});
+  EXPECT_EQ(a["topology"]["nodes"], 576);
+  EXPECT_EQ(a["topology"]["classes"], 4);
+  EXPECT_EQ(a["topology"]["diameter"], bfs.diameter);
+  EXPECT_EQ(a["topology"]["distance_sum"], bfs.distance_sum);
+  EXPECT_DOUBLE_EQ(a["topology"]["average_distance"].get<double>(), bfs.distance_sum / (576.0 * 576.0));
+  const auto& r = a["result"];
+  EXPECT_EQ(r["status"], "completed");
+  EXPECT_EQ(r["verified"], true);
+  EXPECT_EQ(r["conservation"], "ok");
+  EXPECT_EQ(r["messages"]["injected"], 32);
+  EXPECT_EQ(r["messages"]["deliveries_expected"], 575 * 32);
+  EXPECT_EQ(r["messages"]["delivered"], 575 * 32);
+  EXPECT_EQ(r["messages"]["lost"], 0);
+  EXPECT_GE(r["cycles"].get<unsigned>(), bfs.diameter);  // the farthest node is diameter hops away
+  EXPECT_EQ(a["links"]["directed_links"], 576 * 6);
+  EXPECT_EQ(a["links"]["directed_bypass_links"], 576 * 2);
+  EXPECT_EQ(a["links"]["transfers"].get<int>(),
+            r["messages"]["delivered"].get<int>() + a["links"]["duplicates_discarded"].get<int>());
+  EXPECT_GT(a["links"]["utilisation"].get<double>(), 0);
+  EXPECT_LE(a["links"]["utilisation"].get<double>(), 1);
   EXPECT_EQ(a["scenario"]["network"]["bypass"], nlohmann::ordered_json::parse("[4,8]"));
   EXPECT_EQ(a["scenario"]["seed"], 9);
   EXPECT_EQ(deterministic_part(a).dump(), deterministic_part(b).dump());

@@ -210,7 +210,27 @@ TEST(Ishii, Theorem2ReversedInvertedRoutingBitsRetraceThePath) {
     for (NodeId s = 0; s < n; ++s) {
       for (NodeId d = 0; d < n; ++d) {
         if (s == d) continue;
-        const Walk there = walk(H, s, BehaviouralRouteStreamGenerator::compose(H, s, d, BufferFill::kZero));
+        // The path's routing bits from scheme 1 alone (not the model's
+        // compose()): up from a branch to the trunk until the subtrees of s
+        // and d meet, across to the other branch, then d's address bits down.
+        unsigned meet = 0;
+        while ((s >> meet) != (d >> meet)) ++meet;
+        RouteStream path;
+        path.bits.push_back(true);
+        path.kinds.push_back(StreamBitKind::kMessage);
+        auto add = [&](bool bit) {
+          path.bits.push_back(bit);
+          path.kinds.push_back(StreamBitKind::kUp);
+        };
+        // The bit that takes a stream entering by `in` out by `out` (scheme 1).
+        auto bit_to = [](int in, int out) { return scheme1(in, true) == out; };
+        auto branch = [](NodeId x, unsigned l) { return ((x >> l) & 1) ? B1 : B0; };
+        for (unsigned l = 0; l + 1 < meet; ++l) add(bit_to(branch(s, l), T));                       // up
+        add(bit_to(branch(s, meet - 1), branch(s, meet - 1) == B0 ? B1 : B0));                     // across
+        for (unsigned l = meet - 1; l-- > 0;) add(bit_to(T, branch(d, l)));                         // down
+        const Walk there = walk(H, s, path, /*mid_stream_buffering=*/false);
+        ASSERT_TRUE(there.ok) << s << "->" << d << ": " << there.why;
+        ASSERT_EQ(there.arrived, d);
         RouteStream back;
         back.bits.push_back(true);
         back.kinds.push_back(StreamBitKind::kMessage);
@@ -367,9 +387,13 @@ TEST(Ishii, GreedyRespectsTheLoadFactorBoundAndAllToOneTakesNMinusOne) {
     SCOPED_TRACE(run.results["scenario"].dump());
     const auto& r = run.results["result"];
     EXPECT_EQ(run.problem, "");
-    const double lambda = r["load_factor"].get<double>();
+    // lambda of a random set at integral target X is X (MessageSets tests
+    // count it independently); all-to-one: n - 1 messages into one leaf
+    // channel of capacity 1.
+    const auto& sc = run.results["scenario"]["traffic"];
+    const double lambda = sc["pattern"] == "random" ? sc["load_factor"].get<double>() : 15.0;
+    EXPECT_EQ(r["load_factor"].get<double>(), lambda);
     EXPECT_GE(r["delivery_cycles"].get<double>(), lambda);
-    EXPECT_TRUE(r["expected"]["meets_lower_bound"].get<bool>());
     EXPECT_EQ(r["messages"]["sent"].get<std::uint64_t>(),
               r["messages"]["delivered"].get<std::uint64_t>() + r["messages"]["lost"].get<std::uint64_t>());
   }

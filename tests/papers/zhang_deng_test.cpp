@@ -156,13 +156,35 @@ struct Table1Row {
   std::vector<unsigned> b;
   unsigned tx[2];   // the paper's T_x for s = 0, 1
   unsigned txy[2];  // the paper's T_xy for s = 0, 1
+  // Ours, as docs/ibt.md ("Table 1" and "The differences, explained")
+  // documents and explains them: T_x best over pn 0..7; T_xy best over the
+  // favourable patterns with the even 16/16 split.
+  unsigned our_tx[2];
+  unsigned our_txy_even[2];
+  // The contention-free reference per pattern (docs/ibt.md, computed
+  // independently by scripts/ibt_sweeps): the last arrival if each source
+  // link sent its packets one per step and none ever waited. No router run
+  // can beat it.
+  unsigned contention_free_tx[2][8];
 };
 
-// Table 1 of the paper (k = 32).
-const std::vector<Table1Row> kTable1{{"[6]", {6}, {23, 23}, {28, 28}},
-                                     {"[14]", {14}, {24, 23}, {27, 27}},
-                                     {"[4,16]", {4, 16}, {23, 32}, {27, 27}},
-                                     {"[8,24]", {8, 24}, {22, 22}, {25, 26}}};
+// Table 1 of the paper (k = 32), with docs/ibt.md's values beside it.
+//   T_x s = 0: ours 1-2 steps below the paper (four line links at the source;
+//     <6>, <4,16>, <8,24> reach the contention-free value, <14> is 1 above).
+//   T_x s = 1, <6> and <14>: ours 1 above the paper (two line links at the
+//     source, one-cycle-old status wastes link cycles on duplicates).
+//   T_x s = 1, <4,16>: paper 32 (= k, taken for an artefact), ours 23.
+//   T_xy: ours 4-6 below the paper (each second-phase line starts with its
+//     first packet and carries half of k); the even split costs <6> one step.
+const std::vector<Table1Row> kTable1{
+    {"[6]", {6}, {23, 23}, {28, 28}, {22, 24}, {25, 25},
+     {{38, 23, 22, 22, 22, 22, 22, 23}, {38, 23, 38, 23, 38, 23, 38, 23}}},
+    {"[14]", {14}, {24, 23}, {27, 27}, {22, 24}, {23, 23},
+     {{37, 21, 21, 21, 21, 21, 21, 21}, {37, 21, 37, 21, 37, 21, 37, 21}}},
+    {"[4,16]", {4, 16}, {23, 32}, {27, 27}, {22, 23}, {23, 23},
+     {{37, 22, 22, 22, 22, 22, 22, 22}, {38, 22, 38, 22, 38, 22, 38, 22}}},
+    {"[8,24]", {8, 24}, {22, 22}, {25, 26}, {21, 22}, {20, 20},
+     {{36, 21, 21, 21, 21, 21, 21, 21}, {37, 21, 37, 21, 37, 21, 37, 21}}}};
 
 void PrintTo(const Table1Row& row, std::ostream* os) { *os << "b = " << row.bypass; }
 
@@ -178,8 +200,8 @@ void report(const std::string& what, const std::string& bypass, unsigned s, std:
 // Table 1, T_x: every packet-sending pattern pn = 0..7 for s = 0 and s = 1,
 // each run in the routers and in the independent step model, which must agree
 // step for step and transfer for transfer. The best pattern is compared with
-// the paper's T_x (docs/ibt.md explains each difference); it is never more
-// than one step slower.
+// the paper's T_x and must equal the value docs/ibt.md documents and
+// explains; no pattern beats its contention-free reference.
 TEST(ZhangDeng, Table1LineBroadcastMatchesTheStepModelForEveryPattern) {
   for (const Table1Row& row : kTable1) {
     const IbtTopology topo(64, 2, row.b);
@@ -207,13 +229,14 @@ TEST(ZhangDeng, Table1LineBroadcastMatchesTheStepModelForEveryPattern) {
         EXPECT_EQ(t["cycles"], model.steps) << "pn " << pn;
         EXPECT_EQ(t["transfers"], model.transfers) << "pn " << pn;
         EXPECT_EQ(t["duplicates"], model.duplicates) << "pn " << pn;
+        EXPECT_GE(t["cycles"].get<unsigned>(), row.contention_free_tx[s][pn]) << "pn " << pn;
         best = std::min<std::uint64_t>(best, t["cycles"].get<std::uint64_t>());
         by_pattern += (pn ? " " : "pn 0..7: ") + std::to_string(t["cycles"].get<std::uint64_t>());
       }
       EXPECT_EQ(j["result"]["cycles"], best);
       EXPECT_EQ(j["result"]["expected"]["paper"], row.tx[s]);
       report("T_x ", row.bypass, s, best, row.tx[s], by_pattern);
-      EXPECT_LE(best, row.tx[s] + 1u);
+      EXPECT_EQ(best, row.our_tx[s]) << "docs/ibt.md explains this value; update both together";
     }
   }
 }
@@ -256,7 +279,8 @@ TEST_P(Table1Rectangle, MatchesTheStepModelAndIsNeverSlowerThanThePaper) {
     EXPECT_EQ(j["result"]["cycles"], best);
     EXPECT_EQ(j["result"]["expected"]["paper"], row.txy[s]);
     report("T_xy", row.bypass, s, best, row.txy[s], by_pattern + ", split 16/16");
-    EXPECT_LE(best, row.txy[s] + 1u);
+    EXPECT_EQ(best, row.our_txy_even[s]) << "docs/ibt.md explains this value; update both together";
+    EXPECT_LT(best, row.txy[s]);  // never slower than the paper (see above)
   }
 }
 

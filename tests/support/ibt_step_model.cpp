@@ -9,10 +9,51 @@ namespace {
 
 using Dims = std::vector<unsigned>;
 
+// The network as READING-NOTES defines it, written here so the step model
+// shares nothing with the router model but the parameters (n, d, b):
+// x = sum_j c_j n^j; port 2j is +1 and 2j+1 is -1 along dimension j; a node
+// of class c = (sum of coordinates) mod dk has bypass links +-b_(c div d + 1)
+// along dimension c mod d on ports 2d and 2d+1.
+class NotesNetwork {
+ public:
+  NotesNetwork(unsigned n, unsigned d, std::vector<unsigned> bypass) : n_(n), d_(d), bypass_(std::move(bypass)) {
+    nodes_ = 1;
+    for (unsigned j = 0; j < d_; ++j) nodes_ *= n_;
+  }
+  unsigned d() const { return d_; }
+  NodeId nodes() const { return nodes_; }
+  unsigned ports() const { return 2 * d_ + (bypass_.empty() ? 0 : 2); }
+  unsigned coord(NodeId x, unsigned j) const {
+    for (unsigned i = 0; i < j; ++i) x /= n_;
+    return x % n_;
+  }
+  unsigned node_class(NodeId x) const {
+    unsigned sum = 0;
+    for (unsigned j = 0; j < d_; ++j) sum += coord(x, j);
+    return sum % (d_ * static_cast<unsigned>(bypass_.size()));
+  }
+  unsigned bypass_dim(NodeId x) const { return node_class(x) % d_; }
+  NodeId neighbour(NodeId x, unsigned q) const {
+    const bool positive = q % 2 == 0;
+    const unsigned j = q < 2 * d_ ? q / 2 : bypass_dim(x);
+    const unsigned length = q < 2 * d_ ? 1 : bypass_[node_class(x) / d_];
+    NodeId weight = 1;
+    for (unsigned i = 0; i < j; ++i) weight *= n_;
+    const unsigned c = coord(x, j);
+    const unsigned moved = (c + (positive ? length : n_ - length)) % n_;
+    return x - c * weight + moved * weight;
+  }
+
+ private:
+  unsigned n_, d_;
+  std::vector<unsigned> bypass_;
+  NodeId nodes_;
+};
+
 bool contains(const Dims& set, unsigned j) { return std::find(set.begin(), set.end(), j) != set.end(); }
 
 // Omega^c(x, s): the dimensions in which x and s differ.
-Dims omega_c(const IbtTopology& topo, NodeId x, NodeId s) {
+Dims omega_c(const NotesNetwork& topo, NodeId x, NodeId s) {
   Dims out;
   for (unsigned j = 0; j < topo.d(); ++j)
     if (topo.coord(x, j) != topo.coord(s, j)) out.push_back(j);
@@ -42,7 +83,8 @@ struct NodeColour {
 
 }  // namespace
 
-StepModelResult run_step_model(const IbtTopology& topo, const StepModelConfig& cfg) {
+StepModelResult run_step_model(const IbtTopology& shape, const StepModelConfig& cfg) {
+  const NotesNetwork topo(shape.n(), shape.d(), shape.bypass());  // only the parameters
   if (cfg.packets > 64) throw std::invalid_argument("the step model handles k <= 64");
   const NodeId n_nodes = topo.nodes();
   const unsigned ports = topo.ports();

@@ -1,5 +1,6 @@
 // An independent step-level model of Zhang & Deng's broadcasts, written apart
-// from the router model to cross-check it.
+// from the router model to cross-check it (its own network definition too:
+// only n, d and the bypass lengths come from the IbtTopology it is given).
 //
 // It keeps one global table of which node holds which packet and advances it
 // step by step, applying the paper's rules as the paper states them (the sets

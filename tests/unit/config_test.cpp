@@ -90,7 +90,7 @@ TEST(Config, MalformedYamlGivesFileLineAndColumn) {
 
 TEST(Config, MissingFileIsAConfigError) {
   const std::string e = error_of([] { Config::from_file("/nonexistent/scenario.yaml"); });
-  EXPECT_EQ(e, "cannot open scenario file '/nonexistent/scenario.yaml'");
+  EXPECT_EQ(e, "cannot open scenario file '/nonexistent/scenario.yaml': No such file or directory");
 }
 
 TEST(Config, BadOverrideSyntax) {
@@ -101,6 +101,98 @@ TEST(Config, BadOverrideSyntax) {
 
 TEST(Config, ScenarioMustBeAMapping) {
   EXPECT_NE(error_of([] { Config::from_text("- 1\n- 2\n", "list.yaml"); }).find("mapping"), std::string::npos);
+}
+
+// ---- Input hardening (issue 13) ----
+
+TEST(ConfigHardening, DuplicateKeysAreRejectedNamingTheKey) {
+  EXPECT_NE(error_of([] { Config::from_text("seed: 1\nseed: 2\n", "s.yaml"); }).find("s.yaml:2:1: key 'seed' is given twice"),
+            std::string::npos);
+  const std::string e = error_of([] { Config::from_text("network:\n  leaves: 4\nnetwork:\n  capacities: ebft\n"); });
+  EXPECT_NE(e.find("key 'network' is given twice"), std::string::npos) << e;
+  // A dotted key and the same key nested are the same key.
+  EXPECT_NE(error_of([] { Config::from_text("network.leaves: 4\nnetwork:\n  leaves: 8\n"); }).find("given twice"),
+            std::string::npos);
+}
+
+TEST(ConfigHardening, ASecondDocumentIsRejected) {
+  const std::string e = error_of([] { Config::from_text("seed: 1\n---\nseed: 2\n", "two.yaml"); });
+  EXPECT_NE(e.find("two.yaml:3:1: a second YAML document"), std::string::npos) << e;
+}
+
+TEST(ConfigHardening, AliasExpansionIsBounded) {
+  // 10^9 leaves if expanded ("billion laughs"): refused after at most
+  // kMaxExpandedNodes visits.
+  std::string text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 10; ++i) {
+    text += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int j = 0; j < 10; ++j) text += (j ? ", *a" : "*a") + std::to_string(i - 1);
+    text += "]\n";
+  }
+  const std::string e = error_of([&] { Config::from_text(text, "bomb.yaml"); });
+  EXPECT_NE(e.find("expands to more than 1000000"), std::string::npos) << e;
+  // A few aliases are fine.
+  EXPECT_EQ(error_of([] { Config::from_text("x: &a [1, 2]\ny: *a\n"); }), "");
+}
+
+TEST(ConfigHardening, NestingIsBounded) {
+  const std::string deep = "seed: " + std::string(100, '[') + std::string(100, ']') + "\n";
+  EXPECT_NE(error_of([&] { Config::from_text(deep); }).find("nested more than 64 levels"), std::string::npos);
+}
+
+TEST(ConfigHardening, NumbersAreDecimalOnly) {
+  std::int64_t i = 0;
+  double d = 0;
+  for (const char* ok : {"0", "17", "-3", "+5", "9223372036854775807"}) EXPECT_TRUE(parse_decimal_integer(ok, i)) << ok;
+  for (const char* bad : {"0x10", "0o17", "1_000", "1e3", "", " 1", "1 ", "9223372036854775808", "--1", "0b1"})
+    EXPECT_FALSE(parse_decimal_integer(bad, i)) << bad;
+  for (const char* ok : {"1", "1.5", "-0.25", ".5", "5.", "2e-3", "1E6", "+1.0e+2"}) EXPECT_TRUE(parse_decimal_real(ok, d)) << ok;
+  for (const char* bad : {"0x10", "0x1p3", "inf", "nan", ".inf", "1e999", "1e", "e5", ".", "1.2.3", " 1"})
+    EXPECT_FALSE(parse_decimal_real(bad, d)) << bad;
+  EXPECT_TRUE(parse_decimal_real("2e-3", d));
+  EXPECT_DOUBLE_EQ(d, 0.002);
+}
+
+TEST(ConfigHardening, MessagesShowValuesEscapedAndShortened) {
+  EXPECT_EQ(shown("a\nb\x1b[31m"), "a\\nb\\x1b[31m");
+  EXPECT_EQ(shown("\xe2\x80\xae" "x"), "\\xe2\\x80\\xaex");  // U+202E, a direction override
+  const std::string big(5'000'000, 'z');
+  EXPECT_EQ(shown(big), std::string(80, 'z') + "... (5000000 bytes)");
+  Config cfg = Config::from_text("");
+  cfg.declare(specs());
+  cfg.apply_override("seed=\"1\\n\\u001b[2J" + std::string(100000, '9') + "\"");
+  const std::string e = error_of([&] { cfg.integer("seed", 0, 100); });
+  EXPECT_EQ(e.find('\n'), std::string::npos);
+  EXPECT_EQ(e.find('\x1b'), std::string::npos);
+  EXPECT_LT(e.size(), 200u) << e;
+  EXPECT_EQ(e.rfind("seed = 1\\n\\x1b[2J999", 0), 0u) << e;
+}
+
+TEST(ConfigHardening, AMappingWhereOneValueBelongsBlamesThatKey) {
+  Config cfg = Config::from_text("");
+  cfg.declare(specs());
+  cfg.apply_override("traffic.collective={a: 1}");
+  const std::string e = error_of([&] { cfg.choice("traffic.collective", {"broadcast", "scatter"}); });
+  EXPECT_EQ(e.rfind("traffic.collective = {a: 1}: expected a single value or a list, not a mapping", 0), 0u) << e;
+  // Also when the key is never read: reject_unknown names it, not "traffic.collective.a".
+  Config cfg2 = Config::from_text("traffic:\n  pipelined: {x: [1]}\n");
+  cfg2.declare(specs());
+  const std::string e2 = error_of([&] { cfg2.reject_unknown(); });
+  EXPECT_EQ(e2.rfind("traffic.pipelined = {x: [1]}", 0), 0u) << e2;
+}
+
+TEST(ConfigHardening, ScenarioPathMustBeAReadableRegularFile) {
+  EXPECT_EQ(error_of([] { Config::from_file(""); }), "the scenario path is empty; give a YAML scenario file");
+  EXPECT_NE(error_of([] { Config::from_file("/tmp"); }).find("is a directory"), std::string::npos);
+  EXPECT_NE(error_of([] { Config::from_file("/dev/zero"); }).find("is a character device"), std::string::npos);
+  EXPECT_NE(error_of([] { Config::from_file("/proc/self/mem"); }).find("cannot read scenario file"), std::string::npos);
+  EXPECT_EQ(error_of([] { Config::from_file("/dev/null"); }), "");  // no keys: the defaults
+}
+
+TEST(ConfigHardening, OverrideKeysAreWords) {
+  Config cfg = Config::from_text("");
+  EXPECT_NE(error_of([&] { cfg.apply_override("net\x1bwork.leaves=4"); }).find("net\\x1bwork.leaves"), std::string::npos);
+  EXPECT_NE(error_of([&] { cfg.apply_override("a b=1"); }).find("a key is dotted words"), std::string::npos);
 }
 
 }  // namespace icn

@@ -1,0 +1,127 @@
+#include "testbench/output_file.hpp"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "models/config.hpp"
+
+namespace icn {
+
+namespace {
+
+std::string folder_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool is_regular_or_missing(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+}
+
+void write_all(int fd, const std::string& text, const std::string& path) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw OutputError("cannot write '" + shown(path) + "': " + std::strerror(n < 0 ? errno : EIO));
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+std::string vcd_file_for(const std::string& path) {
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".vcd") == 0) return path;
+  return path + ".vcd";
+}
+
+void check_output_path(const std::string& key, const std::string& path) {
+  const std::string head = key + " = '" + shown(path) + "': ";
+  const std::string allowed = " (a file path in an existing, writable folder)";
+  if (path.size() > PATH_MAX - 64) throw ConfigError(head + "path longer than " + std::to_string(PATH_MAX - 64) + " bytes" + allowed);
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    // Room for the temporary file's prefix and suffix.
+    if (end - start > NAME_MAX - 32)
+      throw ConfigError(head + "a name in the path is longer than " + std::to_string(NAME_MAX - 32) + " bytes" + allowed);
+    start = end + 1;
+  }
+  if (path.back() == '/') throw ConfigError(head + "names a folder, not a file" + allowed);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw ConfigError(head + "is a directory" + allowed);
+    if (!S_ISREG(st.st_mode)) return;  // a device or FIFO: written in place
+  } else if (errno != ENOENT) {
+    throw ConfigError(head + std::strerror(errno) + allowed);
+  }
+  const std::string folder = folder_of(path);
+  if (::stat(folder.c_str(), &st) != 0) {
+    if (errno == ENOENT) throw ConfigError(head + "folder '" + shown(folder) + "' does not exist" + allowed);
+    throw ConfigError(head + "folder '" + shown(folder) + "': " + std::strerror(errno) + allowed);
+  }
+  if (!S_ISDIR(st.st_mode)) throw ConfigError(head + "'" + shown(folder) + "' is not a folder" + allowed);
+  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+    throw ConfigError(head + "folder '" + shown(folder) + "' is not writable: " + std::strerror(errno) + allowed);
+  // Permissions do not tell everything (root, /proc, read-only mounts): create
+  // the file once, then remove it unless it was there before.
+  const bool existed = ::access(path.c_str(), F_OK) == 0;
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) throw ConfigError(head + "cannot be created: " + std::strerror(errno) + allowed);
+  ::close(fd);
+  if (!existed) ::unlink(path.c_str());
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  if (!is_regular_or_missing(path)) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) throw OutputError("cannot open '" + shown(path) + "': " + std::strerror(errno));
+    try {
+      write_all(fd, text, path);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (::close(fd) != 0) throw OutputError("cannot write '" + shown(path) + "': " + std::strerror(errno));
+    return;
+  }
+  const std::string temp = folder_of(path) + "/." + base_of(path) + ".tmp" + std::to_string(::getpid());
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw OutputError("cannot create '" + shown(temp) + "': " + std::strerror(errno));
+  try {
+    write_all(fd, text, path);
+    if (::fsync(fd) != 0) throw OutputError("cannot write '" + shown(path) + "': " + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temp.c_str());
+    throw;
+  }
+  if (::close(fd) != 0) {
+    const int e = errno;
+    ::unlink(temp.c_str());
+    throw OutputError("cannot write '" + shown(path) + "': " + std::strerror(e));
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(temp.c_str());
+    throw OutputError("cannot replace '" + shown(path) + "': " + std::strerror(e));
+  }
+}
+
+}  // namespace icn

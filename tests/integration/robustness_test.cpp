@@ -1,0 +1,132 @@
+// Issue 13 through the icnsim command: the resource guard's estimate against
+// measured memory, the fat tree's cycle lower bound against the simulated
+// hardware, and results files that are written whole or say the run failed.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "tests/support/sim_helpers.hpp"
+
+namespace icn::test {
+
+namespace {
+
+const std::string kScenarios = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/";
+
+// The estimate the guard prints when run.max_memory is too small, in MiB.
+double estimate_mib(const std::string& args) {
+  const CommandResult r = run_icnsim(args + " --set run.max_memory=1MiB");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  std::smatch m;
+  if (!std::regex_search(r.err, m, std::regex("needs about ([0-9.]+) (MiB|GiB)"))) {
+    ADD_FAILURE() << r.err;
+    return 0;
+  }
+  return std::stod(m[1]) * (m[2] == "GiB" ? 1024.0 : 1.0);
+}
+
+// Peak resident memory of the real run, as the results file reports it
+// (VmHWM), in MiB.
+double measured_mib(const std::string& args) {
+  const std::string json = scratch_dir() + "/measured.json";
+  const CommandResult r = run_icnsim(args + " --quiet --json " + json, 120);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto results = nlohmann::json::parse(read_file(json));
+  return results["sim"]["peak_rss_mb"].get<double>() * 1e6 / (1 << 20);
+}
+
+}  // namespace
+
+// The guard refuses runs before building them, so its estimate only has to be
+// of the right size: within a factor of 2 of the measured peak RSS (release
+// build; sanitizer builds use more memory, so only the refusal is checked).
+TEST(ResourceGuard, EstimateIsWithinAFactorOfTwoOfMeasuredMemory) {
+  const std::vector<std::string> runs = {
+      "run " + kScenarios + "torus_million_global.yaml --set network.n=20",
+      "run " + kScenarios + "torus_million_global.yaml --set network.type=ibt --set network.n=90 --set network.d=2 "
+                            "--set network.bypass=[4]",
+      "run " + kScenarios + "fattree_cbft16_total_exchange.yaml --set network.leaves=1024 --set network.capacities=ebft",
+      "run /dev/null --set network.leaves=16384 --set traffic.collective=broadcast",
+      "run " + kScenarios + "fattree_bitserial_constant256_permutation.yaml --set network.processors=4096 "
+                            "--set network.capacities=doubling",
+      "run " + kScenarios + "fattree_bitserial_constant256_permutation.yaml --set network.processors=32 "
+                            "--set network.capacities=[4096,4096,4096,4096,4096]",
+  };
+  const bool sanitized = std::getenv("ASAN_OPTIONS") != nullptr;
+  for (const auto& args : runs) {
+    SCOPED_TRACE(args);
+    const double estimate = estimate_mib(args);
+    if (sanitized) continue;
+    const double measured = measured_mib(args);
+    EXPECT_GT(estimate, measured / 2) << "measured " << measured << " MiB";
+    EXPECT_LT(estimate, measured * 2) << "measured " << measured << " MiB";
+  }
+}
+
+TEST(ResourceGuard, IssueCasesAreRefusedAtOnce) {
+  struct Case {
+    std::string args, needle;
+  };
+  const std::vector<Case> cases = {
+      {"run " + kScenarios + "torus_million_global.yaml --set network.n=161", "4173281 routers"},
+      {"run " + kScenarios + "torus_million_global.yaml --set network.type=ibt --set network.n=4194304 --set network.d=1 "
+                             "--set network.bypass=[2]",
+       "4194304 routers"},
+      {"run " + kScenarios + "fattree_cbft16_total_exchange.yaml --set network.leaves=1048576", "1048576 leaves"},
+      {"run " + kScenarios + "fattree_bitserial_constant256_permutation.yaml --set network.processors=32 "
+                             "--set network.capacities=[1048576,1048576,1048576,1048576,1048576]",
+       "65011712 paths"},  // 1048576 x (32 + 16 + 8 + 4 + 2) channels
+  };
+  for (const auto& c : cases) {
+    // 2 GiB: refused on any machine.
+    expect_rejected(c.args + " --set run.max_memory=2GiB", c.needle);
+    expect_rejected(c.args + " --set run.max_memory=2GiB", "raise run.max_memory");
+  }
+}
+
+// Total exchange on a CBFT with 16 leaves: each root channel (capacity 1)
+// carries the 8 x 8 messages between the halves, so no schedule finishes in
+// fewer than 64 cycles. The guard refuses run.max_cycles = 63 up front, and
+// the simulated hardware indeed needs at least 64.
+TEST(ResourceGuard, FatTreeTotalExchangeCycleBound) {
+  const std::string te = "run " + kScenarios + "fattree_cbft16_total_exchange.yaml";
+  expect_rejected(te + " --set run.max_cycles=63", "needs at least 64 cycles");
+  expect_rejected(te + " --set network.leaves=65536", "1.07e+09 cycles");  // 32768^2, the issue's example
+  const std::string json = scratch_dir() + "/te.json";
+  const CommandResult r = run_icnsim(te + " --quiet --set run.max_cycles=64 --json " + json);
+  const auto results = nlohmann::json::parse(read_file(json));
+  EXPECT_GE(results["sim"]["simulated_cycles"].get<std::uint64_t>(), 64u);
+  (void)r;
+}
+
+TEST(Outputs, AFailedRunLeavesAJsonThatSaysSo) {
+  const std::string json = scratch_dir() + "/failed.json";
+  std::ofstream(json) << "{\"stale\": true}\n";
+  expect_rejected("run /dev/null --set network.leaves=3 --json " + json, "network.leaves = 3");
+  const auto results = nlohmann::json::parse(read_file(json));
+  EXPECT_FALSE(results.contains("stale"));
+  EXPECT_EQ(results["result"]["status"], "error");
+  EXPECT_EQ(results["result"]["verified"], false);
+  EXPECT_EQ(results["result"]["exit_code"], 2);
+  EXPECT_NE(results["result"]["problem"].get<std::string>().find("network.leaves = 3"), std::string::npos);
+}
+
+TEST(Outputs, WriteErrorsAreOneLineAndNonZero) {
+  expect_rejected("run /dev/null --json /dev/full", "No space left on device");
+  const std::string dir = scratch_dir();
+  expect_rejected("run /dev/null --json " + dir, "--json = '" + dir + "': is a directory");
+  expect_rejected("run /dev/null --vcd /nonexistent/w.vcd", "folder '/nonexistent' does not exist");
+  expect_rejected("run /dev/null --set outputs.json=/proc/r.json", "outputs.json = '/proc/r.json': cannot be created");
+  // Nothing is left behind by the checks or the atomic write.
+  const std::string ok = dir + "/ok.json";
+  EXPECT_EQ(run_icnsim("run /dev/null --quiet --json " + ok).exit_code, 0);
+  EXPECT_NO_THROW(nlohmann::json::parse(read_file(ok)));
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+}
+
+}  // namespace icn::test
