@@ -33,8 +33,11 @@ Prepared prepare(Config& cfg);
 // The elaborated model is not destroyed (the caller is expected to std::_Exit).
 int run_scenario(const RunRequest& request, std::ostream& out);
 
-// `icnsim` with no arguments: the built-in default table.
+// `icnsim` with no arguments: every modelled family, briefly (default_table.cpp).
 int run_default_table(std::ostream& out);
+
+// icnsim's version, in the JSON results and the default table.
+extern const char* const kVersion;
 
 // `icnsim list`.
 void list_kinds(std::ostream& out);
