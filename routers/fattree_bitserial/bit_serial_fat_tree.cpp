@@ -196,7 +196,7 @@ std::string BitSerialFatTree::gtkwave_save_file(const std::string& prefix, const
   std::ostringstream g;
   g << "[*] GTKWave save file for an icnsim bit-serial fat tree (network.type=fattree_bitserial)\n"
     << "[*] Open with: gtkwave " << vcd << " <this file>\n"
-    << "[*] Rows are named L<level>.<block>.<port>.p<path>.<wire>. Groups follow a message's route\n"
+    << "[*] Rows are named L<level>/<block>/<port>/p<path>/<wire>. Groups follow a message's route\n"
     << "[*] down the screen: the paths up, level 1 to the root, then the paths down, root to level 1;\n"
     << "[*] per path valid, bit and ack (reverse wire). Then per level the switch settings: per\n"
     << "[*] output path from_port (0 free, 1 trunk, 2 branch0, 3 branch1) and from_path, per input\n"
@@ -226,9 +226,12 @@ std::string BitSerialFatTree::gtkwave_save_file(const std::string& prefix, const
       const std::string format = s.bits == 1 ? "@28" : "@24";  // binary / decimal
       if (format != last_format) g << format << "\n";
       last_format = format;
-      // The row's label: "icnsim.level1.s1_0.down0.p0.bit" -> "L1.s1_0.down0.p0.bit".
+      // The row's label: "icnsim.level1.s1_0.down0.p0.bit" -> "L1/s1_0/down0/p0/bit". Not dots:
+      // GTKWave cuts every displayed name at its dots down to the last level ("bit").
       std::string label = s.name;
       if (label.rfind(level_prefix, 0) == 0) label = "L" + label.substr(level_prefix.size());
+      for (char& c : label)
+        if (c == '.') c = '/';
       g << "+{" << label << "} SystemC." << s.name;
       if (s.bits > 1) g << "[" << s.bits - 1 << ":0]";
       g << "\n";
