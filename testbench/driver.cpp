@@ -17,9 +17,9 @@
 
 namespace icn {
 
-namespace {
+const char* const kVersion = "0.1.0";
 
-const char* kVersion = "0.1.0";
+namespace {
 
 std::vector<std::string> kind_names() {
   std::vector<std::string> names;
@@ -272,57 +272,6 @@ int run_scenario(const RunRequest& request, std::ostream& out) {
     write_failure_json(failure_json, "out of memory", 2);
     throw;
   }
-}
-
-int run_default_table(std::ostream& out) {
-  // 16-leaf CBFT and EBFT, every collective, all in one SystemC elaboration.
-  std::vector<std::unique_ptr<Experiment>> experiments;
-  std::vector<std::unique_ptr<Config>> configs;
-  struct Case {
-    const char* capacities;
-    const char* collective;
-    const char* pipelined;
-  };
-  std::vector<Case> cases;
-  for (const char* caps : {"cbft", "ebft"}) {
-    for (const char* coll : {"broadcast", "scatter", "gather", "multinode_broadcast"})
-      cases.push_back({caps, coll, nullptr});
-    cases.push_back({caps, "total_exchange", "false"});
-    cases.push_back({caps, "total_exchange", "true"});
-  }
-  for (const Case& c : cases) {
-    auto cfg = std::make_unique<Config>(Config::from_text("", "defaults"));
-    cfg->apply_override("network.type=fattree_packet");
-    cfg->apply_override("network.leaves=16");
-    cfg->apply_override(std::string("network.capacities=") + c.capacities);
-    cfg->apply_override(std::string("traffic.collective=") + c.collective);
-    if (c.pipelined) cfg->apply_override(std::string("traffic.pipelined=") + c.pipelined);
-    Prepared p = prepare(*cfg);
-    std::string name = std::string(c.capacities) + "16_" + c.collective;
-    if (c.pipelined) name += std::string(c.pipelined) == "true" ? "_pipelined" : "_unpipelined";
-    experiments.push_back(p.setup->elaborate(name, p.ctx));
-    configs.push_back(std::move(cfg));
-  }
-  WallClock wall;
-  sc_core::sc_start();
-  std::vector<std::vector<std::string>> rows;
-  bool all_ok = true;
-  for (const auto& e : experiments) {
-    rows.push_back(e->table_row());
-    all_ok = all_ok && e->problem().empty();
-  }
-  out << "icnsim " << kVersion << " - built-in default scenario: packet-switched binary fat trees\n"
-      << "(Dimakopoulos & Dimopoulos), 16 leaves, every collective, measured in the simulated routers\n\n";
-  print_table(out, experiments.front()->table_header(), rows);
-  out << "\nsteps: completion time observed in the routers (first transmission in step 1);\n"
-      << "paper: the paper's value; max queue: packets left waiting after a step, per level 1..log n\n"
-      << "(up link / down links of that level's nodes). " << experiments.size() << " runs in "
-      << std::fixed << std::setprecision(3) << wall.seconds() << " s.\n";
-  for (const auto& e : experiments) {
-    const std::string problem = e->problem();
-    if (!problem.empty()) std::cerr << "icnsim: " << e->name() << ": " << problem << '\n';
-  }
-  return all_ok ? 0 : 1;
 }
 
 void list_kinds(std::ostream& out) {

@@ -44,8 +44,11 @@ void check_resources(const ResourceEstimate& estimate, const Prepared& p);
 // process's address-space limit or cgroup memory limit.
 double default_max_memory_bytes();
 
-// `icnsim` with no arguments: the built-in default table.
+// `icnsim` with no arguments: every modelled family, briefly (default_table.cpp).
 int run_default_table(std::ostream& out);
+
+// icnsim's version, in the JSON results and the default table.
+extern const char* const kVersion;
 
 // `icnsim list`.
 void list_kinds(std::ostream& out);

@@ -3,6 +3,7 @@
 //   icnsim                      the built-in default scenario (a table)
 //   icnsim run SCENARIO.yaml [--set key=value ...] [--json FILE] [--vcd FILE]
 //   icnsim list                 network types, collectives, their parameters
+//   icnsim sweep SWEEP.yaml ... a parameter sweep (scripts/sweep, in Python)
 //
 // Exit codes: 0 ok; 1 the run failed its checks (stall, verification,
 // conservation); 2 bad input (one line on stderr names the problem).
@@ -14,6 +15,8 @@
 #include <iostream>
 #include <new>
 #include <string>
+#include <unistd.h>
+#include <vector>
 
 #include "models/config.hpp"
 #include "testbench/driver.hpp"
@@ -44,11 +47,30 @@ char* emergency_reserve = nullptr;
        "such runs before they start");
 }
 
+// `icnsim sweep ...` hands its arguments to the sweep orchestrator (a Python
+// script: it only starts `icnsim run` processes), telling it which icnsim to run.
+[[noreturn]] void exec_sweep(int argc, char* argv[]) {
+  const char* env = std::getenv("ICNSIM_SWEEP_SCRIPT");
+  const std::string script = env != nullptr ? env : ICNSIM_SWEEP_SCRIPT;
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  const std::string binary = n > 0 ? std::string(self, static_cast<std::size_t>(n)) : std::string(argv[0]);
+  std::vector<std::string> args = {script, "--icnsim", binary};
+  for (int i = 2; i < argc; ++i) args.emplace_back(argv[i]);
+  std::vector<char*> c_args;
+  for (auto& a : args) c_args.push_back(a.data());
+  c_args.push_back(nullptr);
+  execv(script.c_str(), c_args.data());
+  std::cerr << "icnsim: error: cannot start the sweep script " << script << " (it needs /usr/bin/python3)\n";
+  std::_Exit(2);
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  if (argc >= 2 && std::string(argv[1]) == "sweep") exec_sweep(argc, argv);
   // Kernel errors come back to us as exceptions (one line on stderr), never as
   // SystemC's multi-line report on stdout.
   sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_THROW);
@@ -64,6 +86,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--vcd", request.vcd_path, "write a VCD waveform to FILE (open with gtkwave)");
   run->add_flag("--quiet", request.quiet, "print nothing but errors");
   auto* list = app.add_subcommand("list", "list network types, traffic and their parameters");
+  app.add_subcommand("sweep", "run a parameter sweep: icnsim sweep SWEEP.yaml [--backend local|slurm] "
+                              "[--jobs N] [--out DIR] [--dry-run] (docs/sweeps.md)");
 
   try {
     app.parse(argc, argv);

@@ -139,9 +139,12 @@ SwitchStats BitSerialFatTree::switch_totals() const {
 
 namespace {
 
-// The traced signals, in order, with their GTKWave display format.
+// The traced signals, in order, with their GTKWave display format and group.
+enum class Group { up, down, switches };
+
 struct TracedSignal {
   unsigned level;
+  Group group;
   std::string name;
   int bits;
   std::function<std::uint32_t(Cycle)> probe;
@@ -151,19 +154,19 @@ std::vector<TracedSignal> traced_signals(const BitSerialFatTree& tree, const std
   std::vector<TracedSignal> out;
   const std::string net = std::string(tree.name()) + ".";
   auto local = [&](const BitChannel* c) { return c->name().substr(net.size()); };
-  auto path_signals = [&](unsigned level, const BitChannel* data, const BitChannel* ack) {
+  auto path_signals = [&](unsigned level, Group group, const BitChannel* data, const BitChannel* ack) {
     for (unsigned p = 0; p < data->width(); ++p) {
       const std::string base = prefix + ".level" + std::to_string(level) + "." + local(data) + ".p" + std::to_string(p);
-      out.push_back({level, base + ".valid", 1, [data, p](Cycle t) { return (data->driven_in(t, p) >> 1) & 1u; }});
-      out.push_back({level, base + ".bit", 1, [data, p](Cycle t) { return data->driven_in(t, p) & 1u; }});
-      out.push_back({level, base + ".ack", 1, [ack, p](Cycle t) { return ack->driven_in(t, p) & 1u; }});
+      out.push_back({level, group, base + ".valid", 1, [data, p](Cycle t) { return (data->driven_in(t, p) >> 1) & 1u; }});
+      out.push_back({level, group, base + ".bit", 1, [data, p](Cycle t) { return data->driven_in(t, p) & 1u; }});
+      out.push_back({level, group, base + ".ack", 1, [ack, p](Cycle t) { return ack->driven_in(t, p) & 1u; }});
     }
   };
   for (unsigned level = 1; level <= tree.shape().height(); ++level) {
     for (const auto& b : tree.branches()) {
       if (b.level != level) continue;
-      path_signals(level, b.up, b.up_ack);
-      path_signals(level, b.down, b.down_ack);
+      path_signals(level, Group::up, b.up, b.up_ack);
+      path_signals(level, Group::down, b.down, b.down_ack);
     }
     for (unsigned j = 0; j < tree.shape().routers_at(level); ++j) {
       const BitSerialSwitch& sw = const_cast<BitSerialFatTree&>(tree).node(level, j);
@@ -173,13 +176,13 @@ std::vector<TracedSignal> traced_signals(const BitSerialFatTree& tree, const std
         const unsigned width = sw.output(port)->width();
         for (unsigned p = 0; p < width; ++p) {
           const std::string o = base + ".out_" + port_name(port) + ".p" + std::to_string(p);
-          out.push_back({level, o + ".from_port", 2, [&sw, port, p](Cycle t) { return sw.output_source_port(port, p, t); }});
-          out.push_back({level, o + ".from_path", bits_for(width > 1 ? width - 1 : 1),
+          out.push_back({level, Group::switches, o + ".from_port", 2, [&sw, port, p](Cycle t) { return sw.output_source_port(port, p, t); }});
+          out.push_back({level, Group::switches, o + ".from_path", bits_for(width > 1 ? width - 1 : 1),
                          [&sw, port, p](Cycle t) { return sw.output_source_path(port, p, t); }});
         }
         for (unsigned p = 0; p < sw.input(port)->width(); ++p) {
           const std::string i = base + ".in_" + port_name(port) + ".p" + std::to_string(p) + ".state";
-          out.push_back({level, i, 3, [&sw, port, p](Cycle t) { return sw.input_state(port, p, t); }});
+          out.push_back({level, Group::switches, i, 3, [&sw, port, p](Cycle t) { return sw.input_state(port, p, t); }});
         }
       }
     }
@@ -200,32 +203,48 @@ std::string BitSerialFatTree::gtkwave_save_file(const std::string& prefix, const
   std::ostringstream g;
   g << "[*] GTKWave save file for an icnsim bit-serial fat tree (network.type=fattree_bitserial)\n"
     << "[*] Open with: gtkwave " << vcd << " <this file>\n"
-    << "[*] Groups: one per level; per path valid, bit and ack (reverse wire); per switch output\n"
-    << "[*] path its setting (from_port 0 = free, 1 trunk, 2 branch0, 3 branch1; from_path) and\n"
-    << "[*] per input path its state (0 idle, 1 routing, 3 held, 4 connected, 5 lost).\n"
+    << "[*] Rows are named L<level>/<block>/<port>/p<path>/<wire>. Groups follow a message's route\n"
+    << "[*] down the screen: the paths up, level 1 to the root, then the paths down, root to level 1;\n"
+    << "[*] per path valid, bit and ack (reverse wire). Then per level the switch settings: per\n"
+    << "[*] output path from_port (0 free, 1 trunk, 2 branch0, 3 branch1) and from_path, per input\n"
+    << "[*] path its state (0 idle, 1 routing, 3 held, 4 connected, 5 lost).\n"
     << "[dumpfile] \"" << vcd << "\"\n"
     << "[timestart] 0\n"
     << "[size] 1400 900\n"
-    << "[treeopen] SystemC.\n"
     << "@24\n"
-    << "SystemC.cycle[31:0]\n";
-  unsigned open_level = 0;
-  std::string last_format;
-  for (const auto& s : traced_signals(*this, prefix)) {
-    if (s.level != open_level) {
-      if (open_level != 0) g << "@1000200\n-level " << open_level << "\n";
-      g << "@800200\n-level " << s.level << "\n";
-      open_level = s.level;
-      last_format.clear();
+    << "+{cycle} SystemC.cycle[31:0]\n";
+  const auto signals = traced_signals(*this, prefix);
+  const unsigned h = shape_.height();
+  // The groups in route order: (group, level).
+  std::vector<std::pair<Group, unsigned>> order;
+  for (unsigned l = 1; l <= h; ++l) order.emplace_back(Group::up, l);
+  for (unsigned l = h; l >= 1; --l) order.emplace_back(Group::down, l);
+  for (unsigned l = 1; l <= h; ++l) order.emplace_back(Group::switches, l);
+  const std::string level_prefix = prefix + ".level";
+  for (const auto& [group, level] : order) {
+    const std::string title = (group == Group::up     ? "up, level "
+                               : group == Group::down ? "down, level "
+                                                      : "switch settings, level ") +
+                              std::to_string(level);
+    g << "@800200\n-" << title << "\n";
+    std::string last_format;
+    for (const auto& s : signals) {
+      if (s.group != group || s.level != level) continue;
+      const std::string format = s.bits == 1 ? "@28" : "@24";  // binary / decimal
+      if (format != last_format) g << format << "\n";
+      last_format = format;
+      // The row's label: "icnsim.level1.s1_0.down0.p0.bit" -> "L1/s1_0/down0/p0/bit". Not dots:
+      // GTKWave cuts every displayed name at its dots down to the last level ("bit").
+      std::string label = s.name;
+      if (label.rfind(level_prefix, 0) == 0) label = "L" + label.substr(level_prefix.size());
+      for (char& c : label)
+        if (c == '.') c = '/';
+      g << "+{" << label << "} SystemC." << s.name;
+      if (s.bits > 1) g << "[" << s.bits - 1 << ":0]";
+      g << "\n";
     }
-    const std::string format = s.bits == 1 ? "@28" : "@24";  // binary / decimal
-    if (format != last_format) g << format << "\n";
-    last_format = format;
-    g << "SystemC." << s.name;
-    if (s.bits > 1) g << "[" << s.bits - 1 << ":0]";
-    g << "\n";
+    g << "@1000200\n-" << title << "\n";
   }
-  if (open_level != 0) g << "@1000200\n-level " << open_level << "\n";
   return g.str();
 }
 

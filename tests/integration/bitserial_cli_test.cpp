@@ -105,7 +105,8 @@ TEST(BitSerialCli, ScenarioFilesRunAndJsonIsDeterministic) {
 // --vcd: per path valid, bit and acknowledge, and per switch its settings,
 // grouped by level; vcd2fst reads it; the valid signals add up to the stream
 // bits the JSON reports; the .gtkw written beside it names only signals that
-// exist, and for the README example it is the save file shipped in docs/.
+// exist, labels every row with its level, block and port, in route order, and
+// for the README example it is the save file shipped in docs/.
 TEST(BitSerialCli, WaveformShowsEveryPathAndTheShippedSaveFileMatches) {
   const std::string dir = scratch_dir();
   const std::string scenario = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/fattree_bitserial_8_waveform.yaml";
@@ -145,15 +146,33 @@ TEST(BitSerialCli, WaveformShowsEveryPathAndTheShippedSaveFileMatches) {
   std::istringstream in(gtkw);
   std::string line;
   int groups = 0, traces = 0;
+  std::vector<std::string> group_titles;
+  std::set<std::string> labels;
   while (std::getline(in, line)) {
-    if (line.rfind("-level ", 0) == 0) ++groups;
-    if (line.rfind("SystemC.", 0) != 0) continue;
-    ++traces;
-    const std::string bare = line.substr(0, line.find('['));
+    if (line.rfind("-", 0) == 0) ++groups, group_titles.push_back(line.substr(1));
+    if (line.rfind("+{", 0) != 0) continue;
+    // Every row: +{label} signal, the label naming level, block, port and wire.
+    const std::string label = line.substr(2, line.find('}') - 2);
+    const std::string signal = line.substr(line.find("} ") + 2);
+    const std::string bare = signal.substr(0, signal.find('['));
     EXPECT_TRUE(names.count(bare)) << line;
+    EXPECT_TRUE(labels.insert(label).second) << "two rows labelled " << label;
+    if (bare == "SystemC.cycle") continue;
+    ++traces;
+    EXPECT_EQ(label.substr(0, 1), "L") << line;
+    std::string dotted = label.substr(1);
+    for (char& c : dotted)
+      if (c == '/') c = '.';
+    EXPECT_EQ("SystemC.icnsim.level" + dotted, bare) << "the label is the signal's level, block and port";
+    EXPECT_EQ(label.find('.'), std::string::npos) << "GTKWave would cut the label at its dots";
   }
-  EXPECT_EQ(groups, 2 * 3);  // begin and end of each of the 3 levels
-  EXPECT_EQ(traces, static_cast<int>(names.size()));
+  EXPECT_EQ(traces + 1, static_cast<int>(names.size()));
+  // Route order: up from level 1 to the root, down from the root, then the switch settings.
+  const std::vector<std::string> route = {"up, level 1",   "up, level 2",   "up, level 3",
+                                          "down, level 3", "down, level 2", "down, level 1"};
+  ASSERT_GE(group_titles.size(), 2 * route.size());
+  for (std::size_t i = 0; i < route.size(); ++i) EXPECT_EQ(group_titles[2 * i], route[i]);
+  EXPECT_EQ(groups, 2 * 9);  // begin and end of 3 up, 3 down and 3 settings groups
   EXPECT_EQ(gtkw, read_file(std::string(ICNSIM_SOURCE_DIR) + "/docs/waveforms/fattree_bitserial_8.gtkw"))
       << "regenerate docs/waveforms/fattree_bitserial_8.gtkw with the README command";
 }

@@ -1,0 +1,59 @@
+// `icnsim` with no arguments: the first thing a user sees shows every modelled
+// family, verified, quickly, and points at where to go next.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <regex>
+#include <sstream>
+
+#include "tests/support/sim_helpers.hpp"
+
+namespace icn::test {
+
+namespace {
+
+// The cells of the first table row whose text contains `key` ("" if none).
+std::vector<std::string> row_cells(const std::string& out, const std::string& key) {
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find(key) == std::string::npos || line.rfind("  $", 0) == 0) continue;
+    std::vector<std::string> cells;
+    std::regex two_spaces(" {2,}");
+    for (std::sregex_token_iterator it(line.begin(), line.end(), two_spaces, -1), end; it != end; ++it)
+      if (!it->str().empty()) cells.push_back(*it);
+    return cells;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST(DefaultTable, ShowsEveryModelledFamilyVerifiedInSeconds) {
+  const auto start = std::chrono::steady_clock::now();
+  const CommandResult r = run_icnsim("", 60);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(seconds, 10.0) << "the first impression must take seconds";
+  for (const char* family : {"Dimakopoulos", "Ishii", "Zhang & Deng", "bit-serial constant n=64",
+                             "bit-serial doubling n=64", "iBT(64^2; <8,24>)", "Torus(12^3)"})
+    EXPECT_NE(r.out.find(family), std::string::npos) << family;
+  for (const char* pointer : {"icnsim list", "testbench/scenarios/", "scripts/reproduce"})
+    EXPECT_NE(r.out.find(pointer), std::string::npos) << pointer;
+  EXPECT_EQ(r.out.find(" NO"), std::string::npos) << r.out;
+
+  // Values checked against the papers' formulas, computed here.
+  const auto broadcast = row_cells(r.out, "broadcast                     CBFT n=16");
+  ASSERT_GE(broadcast.size(), 3u) << r.out;
+  EXPECT_EQ(broadcast[2], "8");  // 2 log2 16
+  const auto torus = row_cells(r.out, "Torus(12^3)");
+  ASSERT_GE(torus.size(), 5u) << r.out;
+  EXPECT_EQ(torus[4], std::to_string(3 * (12 - 1) + (32 + 5) / 6 - 1));  // eq. (5): d(n-1) + ceil(k/2d) - 1
+  for (const char* caps : {"bit-serial constant n=64", "bit-serial doubling n=64"}) {
+    const auto row = row_cells(r.out, caps);
+    ASSERT_GE(row.size(), 5u) << r.out;
+    EXPECT_GE(std::stoi(row[4]), std::stoi(row[3])) << caps << ": at least lambda delivery cycles";
+  }
+}
+
+}  // namespace icn::test
