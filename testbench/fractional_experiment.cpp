@@ -96,13 +96,24 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
   s.processors = s.shape.modules * s.shape.module_size;
   const std::int64_t P = s.processors;
 
-  cfg.declare(traffic_params());
-  cfg.declare(nic_params());
+  // Keys that apply only to some configurations are declared when they apply
+  // (giving one that does not apply is an error that says why).
+  auto declare_except = [&](const std::vector<ParamSpec>& specs, const std::vector<std::string>& later) {
+    for (const auto& sp : specs)
+      if (std::find(later.begin(), later.end(), sp.key) == later.end()) cfg.declare({sp});
+  };
+  auto declare_one = [&](const std::vector<ParamSpec>& specs, const std::string& key) {
+    for (const auto& sp : specs)
+      if (sp.key == key) cfg.declare({sp});
+  };
+  declare_except(traffic_params(), {"traffic.operator", "traffic.tuning"});
+  declare_except(nic_params(), {"nic.simplex_schedule"});
   s.reduction = cfg.choice("traffic.collective", {"broadcast", "reduction"}) == "reduction";
   const std::string alg = cfg.choice("traffic.algorithm", {"chain", "binary", "fractional"});
   s.algorithm = alg == "chain" ? Algorithm::kChain : alg == "binary" ? Algorithm::kBinary : Algorithm::kFractional;
   s.simplex = cfg.choice("nic.model", {"duplex", "simplex"}) == "simplex";
   if (s.simplex) {
+    declare_one(nic_params(), "nic.simplex_schedule");
     if (cfg.choice("nic.simplex_schedule", {"couples", "direct"}) == "direct")
       cfg.fail("nic.simplex_schedule", "the direct 2r+1-step schedule is not built yet; allowed today: couples");
     if (P % 2 != 0 || P < 4) cfg.fail("nic.model", "simplex couples need an even number of processors >= 4 (P = " + std::to_string(P) + ")");
@@ -113,6 +124,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
   s.k = static_cast<std::uint64_t>(cfg.integer("traffic.message_units", 1, kMaxUnits));
   s.root = static_cast<std::uint32_t>(cfg.integer("traffic.root", 0, P - 1));
   if (s.reduction) {
+    declare_one(traffic_params(), "traffic.operator");
     const std::string op = cfg.choice("traffic.operator", {"sum", "max", "matrix"});
     s.op = op == "sum" ? Operator::kSum : op == "max" ? Operator::kMax : Operator::kMatrix;
   } else {
@@ -133,6 +145,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
   if (auto_r && !auto_s) cfg.fail("traffic.group", "auto needs traffic.packets=auto too (s must be a multiple of r)");
   if (auto_r || auto_s) {
     s.tuned = true;
+    declare_one(traffic_params(), "traffic.tuning");
     s.tuning = cfg.choice("traffic.tuning", {"exhaustive", "fast", "paper"});
     const Algorithm a = s.algorithm;
     const unsigned r_max = auto_r ? std::min<unsigned>(kTuneGroupMax, logical) : s.r;
