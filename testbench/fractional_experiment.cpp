@@ -56,6 +56,9 @@ std::vector<ParamSpec> nic_params() {
   };
 }
 
+struct FracSetup;
+std::uint32_t window(const FracSetup& s);
+
 struct FracSetup : ExperimentSetup {
   bool hier = false;
   xbar::CrossbarNetwork::Shape shape;
@@ -182,7 +185,17 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
   if (static_cast<std::uint64_t>(P - 1) * s.s * (s.simplex ? 2 : 1) > kMaxTransfers)
     cfg.fail("traffic.packets", "(P - 1) s = " + std::to_string((P - 1) * s.s) + " packet transfers; at most 2^31 per run");
   s.units = static_cast<std::uint32_t>((s.k + s.s - 1) / s.s);
+  if (static_cast<std::uint64_t>(P) * window(s) > (1ull << 26))
+    cfg.fail("traffic.group", "P x 2r = " + std::to_string(P * 2 * std::min<std::int64_t>(s.r, s.s)) +
+                                  " packets held by the PEs; at most 2^26 (use a smaller r)");
   return st;
+}
+
+// A PE forwards at most 2r packet numbers behind the newest it received.
+std::uint32_t window(const FracSetup& s) {
+  std::uint32_t w = 8;
+  while (w < 2 * std::min<std::uint32_t>(s.r, s.s) + 4) w *= 2;
+  return w;
 }
 
 class FracExperiment : public Experiment {
@@ -198,7 +211,7 @@ class FracExperiment : public Experiment {
     shape_.reduction = setup_.reduction;
     shape_.op = setup_.op;
     shape_.key = mix64(ctx.seed, 0xf2ac);
-    shape_.window = 4 * (std::min(layout_.r, 64u) + 2) * (setup_.simplex ? 2 : 1) + 64;
+    shape_.window = window(setup_);
     network_ = std::make_unique<xbar::CrossbarNetwork>(setup_.shape, pool_, engine_);
     directory_.resize(setup_.processors);
     SinglePortNic::Params np;
@@ -367,9 +380,7 @@ class FracExperiment : public Experiment {
     links["cycles_over_pseudocode"] = static_cast<std::int64_t>(cycles()) -
                                       static_cast<std::int64_t>(pseudocode_steps() * step_cycles());
     out["congestion"] = links;
-    std::size_t buffered = 0;
-    for (const auto& pe : pes_) buffered = std::max(buffered, pe->max_buffered());
-    out["processors"] = {{"count", setup_.processors}, {"max_packets_buffered", buffered}};
+    out["processors"] = {{"count", setup_.processors}, {"packets_held_per_pe", shape_.window}};
   }
 
   std::vector<std::string> table_header() const override {

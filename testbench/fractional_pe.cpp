@@ -59,44 +59,47 @@ FractionalPe::FractionalPe(sc_core::sc_module_name name, std::uint32_t rank, con
   trans_.set_extension(&ext_);
   post_.set_extension(&post_ext_);
   if (!shape.reduction) seen_.assign(shape.packets, false);
+  slots_.resize(shape.window);
+  if (shape.reduction && rank == 0) root_parts_.resize(shape.packets);
 }
 
 bool FractionalPe::have(std::uint32_t src_rank, std::uint32_t pkt) const {
-  if (shape_.reduction) {
-    const auto it = contributions_.find(pkt);
-    if (it == contributions_.end()) return false;
-    for (const auto& c : it->second)
-      if (c.first == src_rank) return true;
+  if (shape_.reduction && rank_ == 0) {
+    for (const auto& p : root_parts_[pkt])
+      if (p.first == src_rank) return true;
     return false;
   }
-  const auto it = packets_.find(pkt);
-  return it != packets_.end() && it->second.first == src_rank;
+  const Slot& sl = slot(pkt);
+  if (sl.pkt != pkt) return false;
+  for (std::uint32_t i = 0; i < sl.count; ++i)
+    if (sl.src[i] == src_rank) return true;
+  return false;
 }
 
 Value FractionalPe::value_to_send(std::uint32_t pkt) {
   if (!shape_.reduction) {
     if (rank_ == 0) return own_value(shape_.key, shape_.op, pu_, pkt);
-    const auto it = packets_.find(pkt);
-    if (it == packets_.end()) {
+    const Slot& sl = slot(pkt);
+    if (sl.pkt != pkt || sl.count == 0) {
       fail("rank " + std::to_string(rank_) + " must forward packet " + std::to_string(pkt) + " it no longer holds");
       return Value{};
     }
-    return it->second.second;
+    return sl.value[0];
   }
   // Own value, then the subtrees' partial results in rank order.
-  Value v = own_value(shape_.key, shape_.op, pu_, pkt);
-  auto it = contributions_.find(pkt);
-  if (it != contributions_.end()) {
-    auto parts = it->second;
-    std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& p : parts) v = combine(shape_.op, v, p.second);
-    contributions_.erase(it);
+  std::vector<std::pair<std::uint32_t, Value>> parts;
+  if (rank_ == 0) {
+    parts = root_parts_[pkt];
+  } else {
+    Slot& sl = slot(pkt);
+    if (sl.pkt == pkt)
+      for (std::uint32_t i = 0; i < sl.count; ++i) parts.push_back({sl.src[i], sl.value[i]});
+    sl = Slot{};  // consumed: each PE sends each packet of a reduction once
   }
+  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  Value v = own_value(shape_.key, shape_.op, pu_, pkt);
+  for (const auto& p : parts) v = combine(shape_.op, v, p.second);
   return v;
-}
-
-void FractionalPe::prune(std::uint32_t pkt) {
-  while (!packets_.empty() && packets_.begin()->first + shape_.window < pkt) packets_.erase(packets_.begin());
 }
 
 Cycle FractionalPe::tick(Cycle now) {
@@ -127,7 +130,6 @@ Cycle FractionalPe::tick(Cycle now) {
     }
     if (send_pending_) return kNever;  // woken by send_completed
     if (cur_.recv_from != kNone && !have(cur_.recv_from, cur_.recv_pkt)) return kNever;  // woken by deliver
-    if (cur_.recv_from != kNone && !shape_.reduction) prune(cur_.recv_pkt);
     ++line_;
     started_ = false;
   }
@@ -146,16 +148,29 @@ void FractionalPe::deliver(const Delivery& d) {
   if (d.seq >= shape_.packets) {
     fail("rank " + std::to_string(rank_) + " received packet " + std::to_string(d.seq) + " of a " +
          std::to_string(shape_.packets) + "-packet message");
-  } else if (shape_.reduction) {
-    contributions_[d.seq].push_back({src, v});
-    max_buffered_ = std::max(max_buffered_, contributions_.size());
+  } else if (shape_.reduction && rank_ == 0) {
+    root_parts_[d.seq].push_back({src, v});
   } else {
-    if (seen_[d.seq]) fail("rank " + std::to_string(rank_) + " received packet " + std::to_string(d.seq) + " twice");
-    seen_[d.seq] = true;
-    if (v != own_value(shape_.key, shape_.op, shape_.pu(0), d.seq))
-      fail("rank " + std::to_string(rank_) + " received a wrong payload in packet " + std::to_string(d.seq));
-    packets_[d.seq] = {src, v};
-    max_buffered_ = std::max(max_buffered_, packets_.size());
+    if (!shape_.reduction) {
+      if (seen_[d.seq]) fail("rank " + std::to_string(rank_) + " received packet " + std::to_string(d.seq) + " twice");
+      seen_[d.seq] = true;
+      if (v != own_value(shape_.key, shape_.op, shape_.pu(0), d.seq))
+        fail("rank " + std::to_string(rank_) + " received a wrong payload in packet " + std::to_string(d.seq));
+    }
+    Slot& sl = slot(d.seq);
+    if (sl.pkt != d.seq) {
+      if (shape_.reduction && sl.count != 0)
+        fail("rank " + std::to_string(rank_) + " overwrote unsent partial results of packet " + std::to_string(sl.pkt));
+      sl = Slot{};
+      sl.pkt = d.seq;
+    }
+    if (sl.count == sl.src.size()) {
+      fail("rank " + std::to_string(rank_) + " received more than three parts of packet " + std::to_string(d.seq));
+    } else {
+      sl.src[sl.count] = src;
+      sl.value[sl.count] = v;
+      ++sl.count;
+    }
   }
   engine()->wake(*this, d.arrived + 1);
 }

@@ -19,7 +19,6 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,7 +47,9 @@ struct RunShape {
   bool reduction = false;
   Operator op = Operator::kSum;
   std::uint64_t key = 0;
-  std::uint32_t window = 64;  // packets a PE keeps around (the program never looks further back)
+  // Packets a PE keeps (a power of two): a PE forwards at most 2r packet
+  // numbers behind the newest it received (the Fig. 2 code).
+  std::uint32_t window = 64;
   NodeId pu(std::uint32_t rank) const { return (root + rank) % processors; }
   std::uint32_t rank(NodeId pu) const { return (pu + processors - root) % processors; }
 };
@@ -75,14 +76,12 @@ class FractionalPe : public sc_core::sc_module, public Clocked, public DeliveryS
   std::string problem() const;
   Cycle last_arrival() const { return last_arrival_; }
   std::uint64_t received() const { return received_; }
-  std::size_t max_buffered() const { return max_buffered_; }
   // Root of a reduction: the result of packet j.
   const std::vector<Value>& results() const { return results_; }
 
  private:
   Value value_to_send(std::uint32_t pkt);
   bool have(std::uint32_t src_rank, std::uint32_t pkt) const;
-  void prune(std::uint32_t pkt);
   void fail(const std::string& why) {
     if (error_.empty()) error_ = why;
   }
@@ -95,13 +94,22 @@ class FractionalPe : public sc_core::sc_module, public Clocked, public DeliveryS
   bool started_ = false;
   bool send_pending_ = false;
   Line cur_;
-  // Broadcast: packets received (value, sender rank); reduction: contributions per packet.
-  std::map<std::uint32_t, std::pair<std::uint32_t, Value>> packets_;
-  std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, Value>>> contributions_;
+  // The packets a PE holds, by packet number modulo the window: broadcast, the
+  // packet received (and its sender); reduction, the partial results received
+  // for it (at most three: chain successor, right successor, couple partner).
+  struct Slot {
+    std::uint32_t pkt = kNone;
+    std::uint32_t count = 0;
+    std::array<std::uint32_t, 3> src{};
+    std::array<Value, 3> value{};
+  };
+  Slot& slot(std::uint32_t pkt) { return slots_[pkt & (shape_.window - 1)]; }
+  const Slot& slot(std::uint32_t pkt) const { return slots_[pkt & (shape_.window - 1)]; }
+  std::vector<Slot> slots_;
+  std::vector<std::vector<std::pair<std::uint32_t, Value>>> root_parts_;  // reduction root: every packet
   std::vector<bool> seen_;
   std::vector<Value> results_;
   std::uint64_t received_ = 0;
-  std::size_t max_buffered_ = 0;
   Cycle last_arrival_ = 0;
   std::string error_;
   tlm::tlm_generic_payload trans_;
