@@ -191,9 +191,11 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
   return st;
 }
 
-// A PE forwards at most 2r packet numbers behind the newest it received.
+// A PE forwards at most 2r packet numbers behind the newest it received (a
+// chain member only the one before).
 std::uint32_t window(const FracSetup& s) {
   std::uint32_t w = 8;
+  if (s.algorithm == Algorithm::kChain) return w;
   while (w < 2 * std::min<std::uint32_t>(s.r, s.s) + 4) w *= 2;
   return w;
 }
