@@ -121,6 +121,31 @@ class CoupleProgram : public Program {
   bool sender_;
 };
 
+// Simplex, direct: the duplex program of all P PUs with every line split into
+// its send, then its receive (each a line of its own; an empty half takes no
+// time). A run of r packets then costs a group member 2r + 1 steps: r - 1
+// lines with a receive and a send, the last pipeDown line's send and the
+// sendRight|Recv line's two halves. Deadlock-free under synchronous
+// communication: docs/fractional_tree.md, "Simplex".
+class SplitProgram : public Program {
+ public:
+  explicit SplitProgram(std::unique_ptr<Program> base) : base_(std::move(base)) {}
+  std::uint64_t lines() const override { return 2 * base_->lines(); }
+  Line line(std::uint64_t n) const override {
+    Line b = base_->line(n / 2);
+    if (n % 2 == 0) {
+      b.recv_from = b.recv_pkt = kNone;
+    } else {
+      b.send_to = b.send_pkt = kNone;
+      b.send_down = false;
+    }
+    return b;
+  }
+
+ private:
+  std::unique_ptr<Program> base_;
+};
+
 // Paper's closed forms (expected values, reports, tuning).
 struct Closed {
   static double chain_time(double p, double s, double k, double t) { return (p - 2 + s) * (t + k / s); }

@@ -346,6 +346,36 @@ TEST(SandersSibeyn, SimplexCouplesTakeTwiceTheStepsOfHalfAsManyDuplexPus) {
   }
 }
 
+// Simplex, direct (every duplex line split into its send, then its receive):
+// deadlock-free for every algorithm, P (odd ones too), r, broadcast and
+// reduction; the NIC confirms no port ever sent and received at once; never
+// faster than duplex; and its steady state is 3 steps per packet.
+TEST(SandersSibeyn, SimplexDirectScheduleCompletesWithoutDeadlock) {
+  std::vector<std::vector<std::string>> runs;
+  for (int p : {2, 3, 7, 16, 45})
+    for (const std::string alg : {"chain", "binary", "fractional"})
+      for (const std::string coll : {"broadcast", "reduction"}) {
+        std::vector<std::string> more{"traffic.collective=" + coll};
+        if (coll == "reduction") more.push_back("traffic.operator=matrix");
+        if (alg == "fractional") more.push_back("traffic.group=" + std::to_string(std::min(p, 3)));
+        runs.push_back(crossbar(p, alg, 12, more));
+        more.push_back("nic.model=simplex");
+        more.push_back("nic.simplex_schedule=direct");
+        runs.push_back(crossbar(p, alg, 12, more));
+      }
+  // Steady state: 400 more packets cost 1200 more steps.
+  runs.push_back(crossbar(16, "fractional", 400, {"traffic.group=4", "nic.model=simplex", "nic.simplex_schedule=direct"}));
+  runs.push_back(crossbar(16, "fractional", 800, {"traffic.group=4", "nic.model=simplex", "nic.simplex_schedule=direct"}));
+  const auto results = run_scenarios(runs);
+  for (std::size_t i = 0; i + 2 < runs.size(); i += 2) {
+    SCOPED_TRACE(nlohmann::json(runs[i + 1]).dump());
+    ASSERT_EQ(results[i + 1].problem, "");
+    EXPECT_GE(results[i + 1].results["result"]["steps"].get<long>(), results[i].results["result"]["steps"].get<long>());
+  }
+  const long a = results[runs.size() - 2].results["result"]["steps"], b = results[runs.size() - 1].results["result"]["steps"];
+  EXPECT_EQ(b - a, 3 * 400);
+}
+
 // The worked example, observed: P = 1024, k/t = 4096 with the paper's
 // closed-form choice (r = 8, d = 57, s = 456) gives T ~ 1.389 k.
 TEST(SandersSibeyn, WorkedExampleTakes1389ThousandthsOfK) {
