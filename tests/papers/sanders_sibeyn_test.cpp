@@ -255,6 +255,7 @@ TEST(SandersSibeyn, StepCountsOnTheCrossbarEqualTheFormulasAndThePseudocode) {
     SCOPED_TRACE(c.algorithm + " P=" + std::to_string(c.p) + " r=" + std::to_string(c.r) + " s=" + std::to_string(c.s));
     ASSERT_EQ(results[i].problem, "");
     EXPECT_TRUE(res["lock_step"].get<bool>());
+    EXPECT_EQ(results[i].results["congestion"]["processor_ports"]["wait_cycles"], 0);  // non-blocking: nothing waits
     const long steps = res["steps"].get<long>();
     EXPECT_EQ(res["cycles"].get<long>(), steps * (5 + 3));
     if (c.algorithm == "chain") {
@@ -374,6 +375,39 @@ TEST(SandersSibeyn, SimplexDirectScheduleCompletesWithoutDeadlock) {
   }
   const long a = results[runs.size() - 2].results["result"]["steps"], b = results[runs.size() - 1].results["result"]["steps"];
   EXPECT_EQ(b - a, 3 * 400);
+}
+
+// The hierarchical crossbar: a chain laid out over a modules crosses a - 1
+// module boundaries; each crossing carries all s packets over one up and one
+// down channel (edge congestion 1), and costs two more link cycles than a
+// local transfer, so the run takes longer than on a full crossbar but at most
+// (P - 2 + s)(t + m + 2). A fractional tree in rank order over 16 modules with
+// 2 channels contends: heads wait for inter-module channels, measured.
+TEST(SandersSibeyn, HierarchicalCrossbarCongestionIsMeasured) {
+  const int a = 4, b = 8, s = 10, t = 5, m = 3;
+  const auto runs = run_scenarios({{"network.type=hier_crossbar", "network.modules=4", "network.module_size=8",
+                                    "network.inter_module_channels=2", "traffic.algorithm=chain", "traffic.packets=10",
+                                    "traffic.message_units=30", "nic.startup=5"},
+                                   {"network.type=hier_crossbar", "network.modules=16", "network.module_size=16",
+                                    "network.inter_module_channels=2", "traffic.group=4", "traffic.packets=64",
+                                    "traffic.message_units=640", "nic.startup=16"}});
+  ASSERT_EQ(runs[0].problem, "");
+  const auto& chain = runs[0].results;
+  std::uint64_t up_packets = 0, down_packets = 0;
+  for (const auto& l : chain["congestion"]["inter_module"]) {
+    const std::string name = l["link"];
+    (name.rfind("up", 0) == 0 ? up_packets : down_packets) += l["packets"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(up_packets, static_cast<std::uint64_t>((a - 1) * s));
+  EXPECT_EQ(down_packets, static_cast<std::uint64_t>((a - 1) * s));
+  EXPECT_EQ(chain["congestion"]["edge_congestion"], 1);
+  const long cycles = chain["result"]["cycles"];
+  EXPECT_GT(cycles, static_cast<long>(a * b - 2 + s) * (t + m));
+  EXPECT_LE(cycles, static_cast<long>(a * b - 2 + s) * (t + m + 2));
+  ASSERT_EQ(runs[1].problem, "");
+  EXPECT_GT(runs[1].results["congestion"]["inter_module_wait_cycles"].get<long>(), 0);
+  EXPECT_GE(runs[1].results["congestion"]["edge_congestion"].get<long>(), 2);
+  EXPECT_GT(runs[1].results["result"]["cycles"].get<long>(), runs[1].results["result"]["expected"]["pseudocode_cycles"].get<long>());
 }
 
 // The worked example, observed: P = 1024, k/t = 4096 with the paper's
