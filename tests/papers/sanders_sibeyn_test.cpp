@@ -410,6 +410,28 @@ TEST(SandersSibeyn, HierarchicalCrossbarCongestionIsMeasured) {
   EXPECT_GT(runs[1].results["result"]["cycles"].get<long>(), runs[1].results["result"]["expected"]["pseudocode_cycles"].get<long>());
 }
 
+// Every fractional scenario runs verified through the icnsim command, and a
+// second run with the same seed writes the same results.
+TEST(SandersSibeyn, ScenariosRunVerifiedAndDeterministically) {
+  const std::string dir = scratch_dir();
+  for (const std::string name : {"fractional_crossbar_broadcast", "fractional_crossbar_chain",
+                                 "fractional_crossbar_binary_reduction", "fractional_simplex_couples",
+                                 "fractional_hier_crossbar", "fractional_worked_example"}) {
+    SCOPED_TRACE(name);
+    nlohmann::ordered_json first;
+    for (int round = 0; round < 2; ++round) {
+      const std::string out = dir + "/" + name + std::to_string(round) + ".json";
+      const auto r = run_icnsim(std::string("run ") + ICNSIM_SOURCE_DIR + "/testbench/scenarios/" + name +
+                                ".yaml --quiet --json " + out, 120);
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const auto results = deterministic_part(nlohmann::ordered_json::parse(read_file(out)));
+      EXPECT_TRUE(results["result"]["verified"].get<bool>());
+      if (round == 0) first = results;
+      else EXPECT_EQ(results, first);
+    }
+  }
+}
+
 // The worked example, observed: P = 1024, k/t = 4096 with the paper's
 // closed-form choice (r = 8, d = 57, s = 456) gives T ~ 1.389 k.
 TEST(SandersSibeyn, WorkedExampleTakes1389ThousandthsOfK) {
