@@ -189,7 +189,10 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
     cfg.fail("network.inter_module_channels", "a fractional tree with r > 1 needs at least 2 channels per module; allowed 2..b");
   if (static_cast<std::uint64_t>(P - 1) * s.s * (s.simplex ? 2 : 1) > kMaxTransfers)
     cfg.fail("traffic.packets", "(P - 1) s = " + std::to_string((P - 1) * s.s) + " packet transfers; at most 2^31 per run");
-  s.units = static_cast<std::uint32_t>((s.k + s.s - 1) / s.s);
+  const std::uint64_t units = (s.k + s.s - 1) / s.s;
+  if (units > (1u << 30))
+    cfg.fail("traffic.message_units", "k/s = " + std::to_string(units) + " units per packet; at most 2^30 (raise traffic.packets)");
+  s.units = static_cast<std::uint32_t>(units);
   if (static_cast<std::uint64_t>(P) * window(s) > (1ull << 26))
     cfg.fail("traffic.group", "P x 2r = " + std::to_string(P * 2 * std::min<std::int64_t>(s.r, s.s)) +
                                   " packets held by the PEs; at most 2^26 (use a smaller r)");

@@ -458,6 +458,12 @@ TEST(SandersSibeyn, BadParametersExitTwoWithOneLine) {
   expect_rejected(run + "--set network.processors=100000", "network.processors = 100000: out of range");
   expect_rejected(run + "--set traffic.packets=100 --set traffic.group=2 --set traffic.message_units=50", "exceed the message's k = 50 units");
   expect_rejected(run + "--set nic.startup=1", "nic.startup = 1: out of range");
+  expect_rejected(run + "--set traffic.message_units=1099511627776 --set traffic.packets=2 --set traffic.group=2",
+                  "units per packet; at most 2^30");
+  expect_rejected(run + "--set traffic.message_units=-5", "traffic.message_units = -5: out of range");
+  expect_rejected(run + "--set traffic.root=16", "traffic.root = 16: out of range");
+  expect_rejected(run + "--set traffic.algorithm=tree", "traffic.algorithm = tree");
+  expect_rejected(run + "--set nic.simplex_schedule=direct", "applies only to nic.model=simplex");
   expect_rejected(run + "--set nic.model=simplex --set network.processors=7", "even number of processors");
   expect_rejected(run + "--set traffic.algorithm=chain --set traffic.group=2", "applies only to traffic.algorithm=fractional");
   expect_rejected(run + "--set traffic.operator=max", "applies only to traffic.collective=reduction");
