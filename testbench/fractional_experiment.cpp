@@ -23,7 +23,9 @@ constexpr std::int64_t kMaxProcessors = 1 << 16;
 constexpr std::int64_t kMaxPackets = 1 << 20;
 constexpr std::int64_t kMaxUnits = 1ll << 40;
 constexpr std::uint64_t kMaxTransfers = 1ull << 31;  // packet transfers in one run (time and memory)
-constexpr unsigned kTuneGroupMax = 32;
+// The search's largest group: up to P (a group of P is nearly the chain) on
+// small machines; 32 beyond 1024 PUs (each PE holds 2r packets).
+unsigned tune_group_max(std::uint32_t processors) { return processors <= 1024 ? std::min(processors, 128u) : 32u; }
 constexpr std::uint32_t kTunePacketsMax = 4096;
 
 std::vector<ParamSpec> network_params(bool hier) {
@@ -156,7 +158,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
     declare_one(traffic_params(), "traffic.tuning");
     s.tuning = cfg.choice("traffic.tuning", {"exhaustive", "fast", "paper"});
     const Algorithm a = s.algorithm;
-    const unsigned r_max = auto_r ? std::min<unsigned>(kTuneGroupMax, logical) : s.r;
+    const unsigned r_max = auto_r ? tune_group_max(logical) : s.r;
     const std::uint32_t s_max = static_cast<std::uint32_t>(std::min<std::uint64_t>(s.k, kTunePacketsMax));
     auto tune = [&](bool exhaustive) {
       if (auto_r) return exhaustive ? tune_exhaustive(a, logical, s.k, s.t, r_max, s_max) : tune_fast(a, logical, s.k, s.t, r_max, s_max);
