@@ -2,6 +2,7 @@
 #include "testbench/experiment.hpp"
 #include "testbench/fattree_bitserial_experiment.hpp"
 #include "testbench/fattree_packet_experiment.hpp"
+#include "testbench/fractional_experiment.hpp"
 #include "testbench/ibt_experiment.hpp"
 
 namespace icn {
@@ -12,6 +13,8 @@ const std::vector<NetworkKind>& network_kinds() {
       fattree_bitserial_kind(),
       torus_kind(),
       ibt_kind(),
+      crossbar_kind(),
+      hier_crossbar_kind(),
   };
   return kinds;
 }

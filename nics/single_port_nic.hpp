@@ -1,0 +1,172 @@
+// SinglePortNic: a processor's one channel into the network (Sanders &
+// Sibeyn's single-port model), for the crossbar, hierarchical crossbar and any
+// other network that implements SinglePortFabric.
+//
+// Processor side: a TLM-2.0 target socket (icn_extension.hpp). A READ posts a
+// receive (address = the sending PU, IcnExtension::seq = packet number); a
+// WRITE of at most 16 bytes (address = destination PU, seq = packet number)
+// starts a send; the NIC takes one send at a time.
+//
+// Communication is synchronous, as in the paper's model where sender and
+// receiver cooperate in every transfer: a send starts only when the receiver
+// has posted the matching receive (the rendezvous; the sending NIC sees the
+// receiving NIC's posted receives). From then a transfer costs t + m cycles:
+// the start-up occupies the NIC until the head leaves, so that the head reaches
+// the receiver t cycles after the start (the fabric's pipeline latency is part
+// of the start-up), and the m units follow one per cycle. The send completes in
+// the cycle its tail reaches the receiving NIC, which reports the arrival back:
+// both partners finish the step together. Each port therefore receives at most
+// one packet per t + m cycles, and sends at most one.
+//
+// Duplex: a send and a receive overlap freely. Simplex: the channel carries
+// one direction at a time; a packet arriving while the port transmits (or a
+// transmission while it receives) is counted as a violation of the simplex
+// model (a schedule error, reported as the run's problem).
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "models/engine.hpp"
+#include "models/ledger.hpp"
+#include "models/link.hpp"
+#include "nics/icn_extension.hpp"
+
+namespace icn {
+
+// One packet of a pipelined message: m units, carried as one handle.
+struct UnitPacket {
+  NodeId src = kNoNode, dst = kNoNode;
+  std::uint32_t seq = 0;
+  std::uint32_t units = 1;
+  std::array<std::uint32_t, 4> value{};  // the payload: a 2x2 matrix or four lanes
+  Cycle head_sent = 0;
+  Cycle waited = 0;  // cycles the head waited in switches
+  std::uint16_t hops = 0;
+};
+
+class UnitPacketPool {
+ public:
+  PacketId allocate() {
+    ++live_;
+    if (!free_.empty()) {
+      const PacketId id = free_.back();
+      free_.pop_back();
+      packets_[id] = UnitPacket{};
+      return id;
+    }
+    packets_.emplace_back();
+    return static_cast<PacketId>(packets_.size() - 1);
+  }
+  void release(PacketId id) {
+    --live_;
+    free_.push_back(id);
+  }
+  UnitPacket& operator[](PacketId id) { return packets_[id]; }
+  const UnitPacket& operator[](PacketId id) const { return packets_[id]; }
+  std::size_t live() const { return live_; }
+
+ private:
+  std::vector<UnitPacket> packets_;
+  std::vector<PacketId> free_;
+  std::size_t live_ = 0;
+};
+
+class SinglePortNic;
+
+// A network of single-port processors.
+class SinglePortFabric {
+ public:
+  virtual ~SinglePortFabric() = default;
+  // Connects processor x: the fabric delivers on nic.ejection().
+  virtual void attach(NodeId x, SinglePortNic& nic) = 0;
+  // The head of a packet leaves processor x's port in cycle `now`.
+  virtual void inject(NodeId x, Cycle now, PacketId id) = 0;
+  // Cycles from a head leaving a port to its arrival at the receiving port, without waiting.
+  virtual unsigned pipeline_cycles() const = 0;
+};
+
+// The processor's side of a synchronous send.
+class SendCompletion {
+ public:
+  virtual ~SendCompletion() = default;
+  virtual void send_completed(Cycle now) = 0;
+};
+
+class SinglePortNic : public sc_core::sc_module, public Clocked {
+ public:
+  enum class Model : std::uint8_t { kDuplex, kSimplex };
+  struct Params {
+    NodeId node = 0;
+    Cycle startup = 2;       // t
+    std::uint32_t units = 1; // m: units per packet
+    Model model = Model::kDuplex;
+  };
+
+  tlm_utils::simple_target_socket<SinglePortNic> socket;
+
+  SinglePortNic(sc_core::sc_module_name name, Params params, UnitPacketPool& pool, TrafficLedger& ledger,
+                CycleEngine& engine, SinglePortFabric& fabric, const std::vector<SinglePortNic*>& directory);
+
+  void connect_processor(DeliverySink& sink, SendCompletion& completion) {
+    sink_ = &sink;
+    completion_ = &completion;
+  }
+  Link<PacketId>& ejection() { return ejection_; }
+
+  Cycle tick(Cycle now) override;
+  std::string block_name() const override { return name(); }
+  void report_held(std::vector<HeldTraffic>& out) const override;
+
+  // The receiving NIC reports that the tail of this NIC's packet arrived.
+  void tail_delivered(Cycle now);
+  // A sending NIC takes the receive this NIC's processor posted for (src, seq), if there is one.
+  bool take_posted(NodeId src, std::uint32_t seq);
+
+  std::uint64_t simplex_violations() const { return simplex_violations_; }
+  std::uint64_t sent() const { return sent_; }
+  std::uint64_t received() const { return received_; }
+  std::uint64_t busy_cycles() const { return busy_cycles_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void check_direction(Cycle from, Cycle to, bool transmitting);
+
+  struct Send {
+    bool active = false;
+    bool started = false;   // the receiver is ready: the start-up runs
+    bool injected = false;
+    NodeId dst = kNoNode;
+    std::uint32_t seq = 0;
+    std::array<std::uint32_t, 4> value{};
+    Cycle head_at = 0;
+  };
+  struct Incoming {
+    PacketId id;
+    Cycle tail;
+  };
+
+  Params params_;
+  UnitPacketPool& pool_;
+  TrafficLedger& ledger_;
+  CycleEngine& engine_;
+  SinglePortFabric& fabric_;
+  const std::vector<SinglePortNic*>& directory_;
+  DeliverySink* sink_ = nullptr;
+  SendCompletion* completion_ = nullptr;
+  Link<PacketId> ejection_;
+  Send send_;
+  std::deque<Incoming> incoming_;
+  std::vector<std::pair<NodeId, std::uint32_t>> posted_;  // receives posted by the processor
+  Cycle tx_from_ = kNever, tx_to_ = 0, rx_from_ = kNever, rx_to_ = 0;
+  std::uint64_t simplex_violations_ = 0, sent_ = 0, received_ = 0, busy_cycles_ = 0;
+};
+
+}  // namespace icn

@@ -1,0 +1,159 @@
+#include "routers/crossbar/crossbar.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace icn::xbar {
+
+CrossbarSwitch::CrossbarSwitch(std::string name, unsigned inputs, UnitPacketPool& pool, CycleEngine& engine)
+    : Clocked(Phase::kNetwork), name_(std::move(name)), pool_(pool) {
+  inputs_.resize(inputs);
+  for (auto& link : inputs_) {
+    link.set_strict(true);
+    link.connect_receiver(*this);
+  }
+  engine.add(*this);
+}
+
+unsigned CrossbarSwitch::add_group() {
+  outputs_.emplace_back();
+  queues_.emplace_back();
+  return static_cast<unsigned>(outputs_.size() - 1);
+}
+
+void CrossbarSwitch::add_output(unsigned group, Link<PacketId>* link, CrossbarSwitch* next, unsigned next_port,
+                                std::string name, bool track_flows) {
+  Output o;
+  o.link = link;
+  o.next = next;
+  o.next_port = next_port;
+  o.stats.name = std::move(name);
+  o.stats.track_flows = track_flows;
+  outputs_[group].push_back(std::move(o));
+}
+
+void CrossbarSwitch::send_in(unsigned port, Cycle now, PacketId id) {
+  inputs_[port].send(now, id);
+  arrivals_[(now + 1) & 1].push_back(port);
+}
+
+void CrossbarSwitch::serve(unsigned group, Cycle now) {
+  auto& queue = queues_[group];
+  for (auto& out : outputs_[group]) {
+    if (queue.empty()) break;
+    if (out.busy_until >= now) continue;
+    const Waiting w = queue.front();
+    queue.pop_front();
+    UnitPacket& p = pool_[w.id];
+    if (out.next != nullptr) out.next->send_in(out.next_port, now, w.id);  // the next switch owns the wire
+    else out.link->send(now, w.id);
+    out.busy_until = now + p.units - 1;
+    out.stats.packets += 1;
+    out.stats.busy_cycles += p.units;
+    out.stats.wait_cycles += now - w.since;
+    if (out.stats.track_flows) out.stats.flows.insert((static_cast<std::uint64_t>(p.src) << 32) | p.dst);
+    p.waited += now - w.since;
+    p.hops += 1;
+    engine()->note_progress();
+  }
+}
+
+Cycle CrossbarSwitch::tick(Cycle now) {
+  // Heads already waiting go first (first come, first served), then this cycle's
+  // arrivals in input-port order (independent of the order NICs were evaluated).
+  std::vector<unsigned> served(waiting_groups_.begin(), waiting_groups_.end());
+  for (unsigned g : served) serve(g, now);
+  auto& arrived = arrivals_[now & 1];
+  std::sort(arrived.begin(), arrived.end());
+  arrived.erase(std::unique(arrived.begin(), arrived.end()), arrived.end());
+  for (unsigned port : arrived) {
+    inputs_[port].receive(now, [&](PacketId id) {
+      const unsigned g = route_(pool_[id].dst);
+      queues_[g].push_back({id, now});
+      for (auto& out : outputs_[g]) out.stats.max_queue = std::max<std::uint32_t>(out.stats.max_queue, static_cast<std::uint32_t>(queues_[g].size()));
+      serve(g, now);
+      if (!queues_[g].empty()) waiting_groups_.insert(g);
+    });
+  }
+  arrived.clear();
+  Cycle next = kNever;
+  for (auto it = waiting_groups_.begin(); it != waiting_groups_.end();) {
+    if (queues_[*it].empty()) {
+      it = waiting_groups_.erase(it);
+      continue;
+    }
+    for (const auto& out : outputs_[*it]) next = std::min(next, std::max(out.busy_until + 1, now + 1));
+    ++it;
+  }
+  return next;
+}
+
+void CrossbarSwitch::report_held(std::vector<HeldTraffic>& out) const {
+  for (unsigned g : waiting_groups_) {
+    if (queues_[g].empty()) continue;
+    const UnitPacket& p = pool_[queues_[g].front().id];
+    out.push_back({name_ + " output " + outputs_[g].front().stats.name, queues_[g].size(),
+                   "packet " + std::to_string(p.seq) + " " + std::to_string(p.src) + " -> " + std::to_string(p.dst),
+                   queues_[g].front().since});
+  }
+}
+
+CrossbarNetwork::CrossbarNetwork(const Shape& shape, UnitPacketPool& pool, CycleEngine& engine) : shape_(shape) {
+  const unsigned a = shape.modules, b = shape.module_size, c = a > 1 ? shape.channels : 0;
+  const std::string prefix = a == 1 ? "xbar" : "module";
+  for (unsigned m = 0; m < a; ++m) {
+    auto sw = std::make_unique<CrossbarSwitch>(a == 1 ? "xbar" : prefix + std::to_string(m), b + c, pool, engine);
+    for (unsigned x = 0; x < b; ++x) sw->add_group();  // one group per processor port (linked in attach)
+    if (c > 0) sw->add_group();                        // the up channels
+    switches_.push_back(std::move(sw));
+  }
+  if (a > 1) {
+    auto global = std::make_unique<CrossbarSwitch>("global", a * c, pool, engine);
+    CrossbarSwitch* g = global.get();
+    for (unsigned m = 0; m < a; ++m) {
+      const unsigned down = g->add_group();
+      for (unsigned j = 0; j < c; ++j) {
+        g->add_output(down, nullptr, switches_[m].get(), b + j, "down" + std::to_string(m) + "." + std::to_string(j), true);
+      }
+      for (unsigned j = 0; j < c; ++j)
+        switches_[m]->add_output(b, nullptr, g, m * c + j, "up" + std::to_string(m) + "." + std::to_string(j), true);
+    }
+    g->set_route([b](NodeId dst) { return dst / b; });
+    switches_.push_back(std::move(global));
+  }
+  for (unsigned m = 0; m < a; ++m) {
+    switches_[m]->set_route([m, b](NodeId dst) { return dst / b == m ? dst % b : b; });
+  }
+}
+
+void CrossbarNetwork::attach(NodeId x, SinglePortNic& nic) {
+  const unsigned b = shape_.module_size;
+  CrossbarSwitch& sw = *switches_[x / b];
+  nic.ejection().set_strict(true);
+  nic.ejection().connect_receiver(nic);
+  sw.add_output(x % b, &nic.ejection(), nullptr, 0, "pe" + std::to_string(x), false);
+}
+
+void CrossbarNetwork::inject(NodeId x, Cycle now, PacketId id) {
+  switches_[x / shape_.module_size]->send_in(x % shape_.module_size, now, id);
+}
+
+std::vector<const LinkStats*> CrossbarNetwork::inter_module_links() const {
+  std::vector<const LinkStats*> out;
+  if (shape_.modules == 1) return out;
+  for (unsigned m = 0; m < shape_.modules; ++m)
+    for (const auto& o : switches_[m]->groups()[shape_.module_size]) out.push_back(&o.stats);
+  for (const auto& group : switches_.back()->groups())
+    for (const auto& o : group) out.push_back(&o.stats);
+  return out;
+}
+
+std::vector<const LinkStats*> CrossbarNetwork::ejection_links() const {
+  std::vector<const LinkStats*> out;
+  for (unsigned m = 0; m < shape_.modules; ++m)
+    for (unsigned x = 0; x < shape_.module_size; ++x)
+      for (const auto& o : switches_[m]->groups()[x]) out.push_back(&o.stats);
+  return out;
+}
+
+}  // namespace icn::xbar

@@ -1,0 +1,119 @@
+// Crossbar networks for single-port processors (network.type=crossbar|hier_crossbar).
+//
+// A packet of m units travels as one handle: its head crosses a link in one
+// cycle and the link (and every output it is granted) then stays busy for m
+// cycles while the units stream behind it (virtual cut-through at packet
+// granularity: a head that finds its output busy waits in the switch, whose
+// buffer holds the whole packet). The tail arrives m - 1 cycles after the head.
+//
+//   CrossbarSwitch     one non-blocking crossbar: any input to any free output;
+//                      outputs are grouped (a group is a set of equivalent links,
+//                      e.g. a module's inter-module channels) and each group
+//                      grants its waiting heads first come first served.
+//   CrossbarNetwork    a x b hierarchical crossbar: a module crossbars of b
+//                      processors, each with c channels up to and down from a
+//                      global crossbar that connects the modules; a = 1 is the
+//                      full P-port crossbar (no global switch).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/engine.hpp"
+#include "models/link.hpp"
+#include "nics/single_port_nic.hpp"
+
+namespace icn::xbar {
+
+// What one output link saw (per-link congestion, measured).
+struct LinkStats {
+  std::string name;
+  std::uint64_t packets = 0;
+  std::uint64_t busy_cycles = 0;   // cycles a unit crossed the link
+  std::uint64_t wait_cycles = 0;   // cycles heads waited for this link's group
+  std::uint32_t max_queue = 0;     // heads waiting for the group at once
+  std::set<std::uint64_t> flows;   // distinct (src, dst) pairs (edge congestion), inter-module links only
+  bool track_flows = false;
+};
+
+class CrossbarSwitch : public Clocked {
+ public:
+  struct Output {
+    Link<PacketId>* link = nullptr;        // the wire to a NIC (a next switch owns its input wire)
+    CrossbarSwitch* next = nullptr;        // the next switch, if it is one
+    unsigned next_port = 0;
+    Cycle busy_until = 0;                  // last cycle a unit of the current packet crosses
+    LinkStats stats;
+  };
+
+  CrossbarSwitch(std::string name, unsigned inputs, UnitPacketPool& pool, CycleEngine& engine);
+
+  unsigned add_group();
+  void add_output(unsigned group, Link<PacketId>* link, CrossbarSwitch* next, unsigned next_port, std::string name,
+                  bool track_flows);
+  void set_route(std::function<unsigned(NodeId dst)> route) { route_ = std::move(route); }
+
+  // The upstream block sends a head on input `port` in cycle `now` (seen here in now + 1).
+  void send_in(unsigned port, Cycle now, PacketId id);
+
+  Cycle tick(Cycle now) override;
+  std::string block_name() const override { return name_; }
+  void report_held(std::vector<HeldTraffic>& out) const override;
+
+  const std::vector<std::vector<Output>>& groups() const { return outputs_; }
+  unsigned inputs() const { return static_cast<unsigned>(inputs_.size()); }
+
+ private:
+  struct Waiting {
+    PacketId id;
+    Cycle since;
+  };
+  void serve(unsigned group, Cycle now);
+
+  std::string name_;
+  UnitPacketPool& pool_;
+  std::vector<Link<PacketId>> inputs_;
+  std::vector<std::uint32_t> arrivals_[2];  // input ports with a head, by cycle parity
+  std::vector<std::vector<Output>> outputs_;
+  std::vector<std::deque<Waiting>> queues_;
+  std::set<unsigned> waiting_groups_;
+  std::function<unsigned(NodeId)> route_;
+};
+
+class CrossbarNetwork : public SinglePortFabric {
+ public:
+  struct Shape {
+    unsigned modules = 1;      // a (1: a full crossbar)
+    unsigned module_size = 2;  // b
+    unsigned channels = 0;     // c inter-module channels per module (each direction)
+  };
+  CrossbarNetwork(const Shape& shape, UnitPacketPool& pool, CycleEngine& engine);
+
+  // Connects processor x's port: its NIC injects with inject(); the network
+  // delivers on the NIC's ejection link.
+  void attach(NodeId x, SinglePortNic& nic) override;
+  void inject(NodeId x, Cycle now, PacketId id) override;
+  unsigned pipeline_cycles() const override { return kLocalPathLinks; }
+
+  NodeId processors() const { return shape_.modules * shape_.module_size; }
+  const Shape& shape() const { return shape_; }
+  unsigned switches() const { return static_cast<unsigned>(switches_.size()); }
+  // Links between modules (up and down channels), with what they carried.
+  std::vector<const LinkStats*> inter_module_links() const;
+  // Processor ports (switch -> NIC links).
+  std::vector<const LinkStats*> ejection_links() const;
+  // Cycles of the path without waiting: links crossed x 1.
+  static constexpr unsigned kLocalPathLinks = 2;
+
+ private:
+  Shape shape_;
+  std::vector<std::unique_ptr<CrossbarSwitch>> switches_;  // modules, then the global switch (each owns its input wires)
+};
+
+}  // namespace icn::xbar

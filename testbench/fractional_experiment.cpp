@@ -1,0 +1,462 @@
+#include "testbench/fractional_experiment.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <memory>
+#include <sstream>
+
+#include "models/ledger.hpp"
+#include "models/rng.hpp"
+#include "nics/single_port_nic.hpp"
+#include "routers/crossbar/crossbar.hpp"
+#include "testbench/fractional_pe.hpp"
+#include "testbench/fractional_tree.hpp"
+
+namespace icn {
+
+namespace {
+
+using namespace frac;
+
+constexpr std::int64_t kMaxProcessors = 1 << 16;
+constexpr std::int64_t kMaxPackets = 1 << 20;
+constexpr std::int64_t kMaxUnits = 1ll << 40;
+constexpr std::uint64_t kMaxTransfers = 1ull << 31;  // packet transfers in one run (time and memory)
+// The search's largest group: up to P (a group of P is nearly the chain) on
+// small machines; 32 beyond 1024 PUs (each PE holds 2r packets).
+unsigned tune_group_max(std::uint32_t processors) { return processors <= 1024 ? std::min(processors, 128u) : 32u; }
+constexpr std::uint32_t kTunePacketsMax = 4096;
+
+std::vector<ParamSpec> network_params(bool hier) {
+  if (!hier) return {{"network.processors", "16", "2..65536", "P: processors, each with one port on the crossbar"}};
+  return {
+      {"network.modules", "4", "1..4096", "a: module crossbars"},
+      {"network.module_size", "8", "1..65536", "b: processors per module (P = a b <= 65536)"},
+      {"network.inter_module_channels", "2", "1..b", "channels from each module to the global crossbar (each direction)"},
+  };
+}
+
+std::vector<ParamSpec> traffic_params() {
+  return {
+      {"traffic.collective", "broadcast", "broadcast|reduction", "broadcast from the root, or reduction to it"},
+      {"traffic.algorithm", "fractional", "chain|binary|fractional", "communication pattern"},
+      {"traffic.group", "2", "1..P, or auto (fractional only)", "r: PUs per group of the fractional tree"},
+      {"traffic.packets", "8", "1..1048576 (a multiple of r), or auto", "s: packets per message"},
+      {"traffic.message_units", "64", "1..2^40, at least s", "k: message length in units (one unit per cycle per link)"},
+      {"traffic.root", "0", "0..P-1", "the broadcasting (or reducing) PU"},
+      {"traffic.operator", "sum", "sum|max|matrix", "reduction operator (matrix: 2x2 product mod 65521, not commutative)"},
+      {"traffic.tuning", "exhaustive", "exhaustive|fast|paper", "how auto chooses r and s (the others are reported beside)"},
+  };
+}
+
+std::vector<ParamSpec> nic_params() {
+  return {
+      {"nic.startup", "16", "2..1000000 (>= the network's pipeline: 2 cycles)", "t: start-up cycles of a send"},
+      {"nic.model", "duplex", "duplex|simplex", "send and receive at once, or one direction per step"},
+      {"nic.simplex_schedule", "couples", "couples|direct",
+       "simplex: couples of PUs emulate the duplex program in two sub-steps, or direct: every PU runs the duplex "
+       "program with each line split into its receive, then its send"},
+  };
+}
+
+struct FracSetup;
+std::uint32_t window(const FracSetup& s);
+
+struct FracSetup : ExperimentSetup {
+  bool hier = false;
+  xbar::CrossbarNetwork::Shape shape;
+  std::uint32_t processors = 2;
+  bool reduction = false;
+  Algorithm algorithm = Algorithm::kFractional;
+  unsigned r = 1;
+  std::uint32_t s = 1;
+  std::uint64_t k = 1, t = 2;
+  std::uint32_t units = 1;
+  std::uint32_t root = 0;
+  Operator op = Operator::kSum;
+  bool simplex = false;
+  bool direct = false;  // simplex by split lines, not couples
+  bool tuned = false;
+  std::string tuning;
+  Choice exhaustive, fast, paper;
+
+  bool couples() const { return simplex && !direct; }
+  std::uint32_t logical_processors() const { return couples() ? processors / 2 : processors; }
+  std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
+};
+
+std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
+  auto st = std::make_unique<FracSetup>();
+  FracSetup& s = *st;
+  s.hier = hier;
+  cfg.declare(network_params(hier));
+  if (hier) {
+    const auto a = cfg.integer("network.modules", 1, 4096);
+    const auto b = cfg.integer("network.module_size", 1, kMaxProcessors);
+    if (a * b < 2 || a * b > kMaxProcessors)
+      cfg.fail("network.module_size", "a b = " + std::to_string(a * b) + " processors; allowed 2..65536");
+    const auto c = cfg.integer("network.inter_module_channels", 1, std::max<std::int64_t>(1, b));
+    s.shape = {static_cast<unsigned>(a), static_cast<unsigned>(b), static_cast<unsigned>(c)};
+  } else {
+    const auto p = cfg.integer("network.processors", 2, kMaxProcessors);
+    s.shape = {1, static_cast<unsigned>(p), 0};
+  }
+  s.processors = s.shape.modules * s.shape.module_size;
+  const std::int64_t P = s.processors;
+
+  // Keys that apply only to some configurations are declared when they apply
+  // (giving one that does not apply is an error that says why).
+  auto declare_except = [&](const std::vector<ParamSpec>& specs, const std::vector<std::string>& later) {
+    for (const auto& sp : specs)
+      if (std::find(later.begin(), later.end(), sp.key) == later.end()) cfg.declare({sp});
+  };
+  auto declare_one = [&](const std::vector<ParamSpec>& specs, const std::string& key) {
+    for (const auto& sp : specs)
+      if (sp.key == key) cfg.declare({sp});
+  };
+  declare_except(traffic_params(), {"traffic.operator", "traffic.tuning"});
+  declare_except(nic_params(), {"nic.simplex_schedule"});
+  s.reduction = cfg.choice("traffic.collective", {"broadcast", "reduction"}) == "reduction";
+  const std::string alg = cfg.choice("traffic.algorithm", {"chain", "binary", "fractional"});
+  s.algorithm = alg == "chain" ? Algorithm::kChain : alg == "binary" ? Algorithm::kBinary : Algorithm::kFractional;
+  s.simplex = cfg.choice("nic.model", {"duplex", "simplex"}) == "simplex";
+  if (s.simplex) {
+    declare_one(nic_params(), "nic.simplex_schedule");
+    s.direct = cfg.choice("nic.simplex_schedule", {"couples", "direct"}) == "direct";
+    if (!s.direct && (P % 2 != 0 || P < 4))
+      cfg.fail("nic.model", "simplex couples need an even number of processors >= 4 (P = " + std::to_string(P) +
+                                "); nic.simplex_schedule=direct takes any P");
+  } else {
+    cfg.declare_unused("nic.simplex_schedule", "applies only to nic.model=simplex");
+  }
+  s.t = static_cast<std::uint64_t>(cfg.integer("nic.startup", 2, 1000000));
+  s.k = static_cast<std::uint64_t>(cfg.integer("traffic.message_units", 1, kMaxUnits));
+  s.root = static_cast<std::uint32_t>(cfg.integer("traffic.root", 0, P - 1));
+  if (s.reduction) {
+    declare_one(traffic_params(), "traffic.operator");
+    const std::string op = cfg.choice("traffic.operator", {"sum", "max", "matrix"});
+    s.op = op == "sum" ? Operator::kSum : op == "max" ? Operator::kMax : Operator::kMatrix;
+  } else {
+    cfg.declare_unused("traffic.operator", "applies only to traffic.collective=reduction");
+  }
+
+  const std::uint32_t logical = s.logical_processors();
+  const YAML::Node group = cfg.node("traffic.group");
+  const bool auto_r = group.IsScalar() && group.Scalar() == "auto";
+  if (s.algorithm != Algorithm::kFractional) {
+    if (cfg.given("traffic.group")) cfg.fail("traffic.group", "applies only to traffic.algorithm=fractional (binary is r = 1)");
+    s.r = s.algorithm == Algorithm::kBinary ? 1 : logical;
+  } else if (!auto_r) {
+    s.r = static_cast<unsigned>(cfg.integer("traffic.group", 1, logical));
+  }
+  const YAML::Node packets = cfg.node("traffic.packets");
+  const bool auto_s = packets.IsScalar() && packets.Scalar() == "auto";
+  if (auto_r && !auto_s) cfg.fail("traffic.group", "auto needs traffic.packets=auto too (s must be a multiple of r)");
+  if (auto_r || auto_s) {
+    s.tuned = true;
+    declare_one(traffic_params(), "traffic.tuning");
+    s.tuning = cfg.choice("traffic.tuning", {"exhaustive", "fast", "paper"});
+    const Algorithm a = s.algorithm;
+    const unsigned r_max = auto_r ? tune_group_max(logical) : s.r;
+    const std::uint32_t s_max = static_cast<std::uint32_t>(std::min<std::uint64_t>(s.k, kTunePacketsMax));
+    auto tune = [&](bool exhaustive) {
+      if (auto_r) return exhaustive ? tune_exhaustive(a, logical, s.k, s.t, r_max, s_max) : tune_fast(a, logical, s.k, s.t, r_max, s_max);
+      // r fixed: search s only (multiples of r).
+      Choice best;
+      best.predicted = 1e300;
+      const unsigned r = a == Algorithm::kChain ? 1 : s.r;
+      for (std::uint32_t q = r; q <= std::max(s_max, r); q += r) {
+        const double c = model_cost(a, logical, s.r, q, s.k, s.t);
+        if (c < best.predicted) best = Choice{s.r, q, c};
+      }
+      return best;
+    };
+    s.exhaustive = tune(true);
+    s.fast = tune(false);
+    s.paper = paper_choice(logical, static_cast<double>(s.k), static_cast<double>(s.t));
+    const Choice& chosen = s.tuning == "exhaustive" ? s.exhaustive : s.tuning == "fast" ? s.fast : s.paper;
+    if (auto_r) s.r = chosen.r;
+    s.s = s.tuning == "paper" && !auto_r ? s.exhaustive.s : chosen.s;
+    if (s.s % s.r != 0 && s.algorithm == Algorithm::kFractional) s.s = std::max(1u, s.s / s.r) * s.r;
+  } else {
+    cfg.declare_unused("traffic.tuning", "applies only with traffic.packets=auto");
+    s.s = static_cast<std::uint32_t>(cfg.integer("traffic.packets", 1, kMaxPackets));
+  }
+  if (s.algorithm == Algorithm::kFractional && s.s % s.r != 0)
+    cfg.fail("traffic.packets", std::to_string(s.s) + " is not a multiple of traffic.group r = " + std::to_string(s.r));
+  if (s.s > s.k) cfg.fail("traffic.packets", "s = " + std::to_string(s.s) + " packets exceed the message's k = " +
+                                                 std::to_string(s.k) + " units; allowed 1..k");
+  if (hier && s.algorithm != Algorithm::kChain && s.r > 1 && s.shape.modules > 1 && s.shape.channels < 2)
+    cfg.fail("network.inter_module_channels", "a fractional tree with r > 1 needs at least 2 channels per module; allowed 2..b");
+  if (static_cast<std::uint64_t>(P - 1) * s.s * (s.simplex ? 2 : 1) > kMaxTransfers)
+    cfg.fail("traffic.packets", "(P - 1) s = " + std::to_string((P - 1) * s.s) + " packet transfers; at most 2^31 per run");
+  const std::uint64_t units = (s.k + s.s - 1) / s.s;
+  if (units > (1u << 30))
+    cfg.fail("traffic.message_units", "k/s = " + std::to_string(units) + " units per packet; at most 2^30 (raise traffic.packets)");
+  s.units = static_cast<std::uint32_t>(units);
+  if (static_cast<std::uint64_t>(P) * window(s) > (1ull << 26))
+    cfg.fail("traffic.group", "P x 2r = " + std::to_string(P * 2 * std::min<std::int64_t>(s.r, s.s)) +
+                                  " packets held by the PEs; at most 2^26 (use a smaller r)");
+  return st;
+}
+
+// A PE forwards at most 2r packet numbers behind the newest it received (a
+// chain member only the one before).
+std::uint32_t window(const FracSetup& s) {
+  std::uint32_t w = 8;
+  if (s.algorithm == Algorithm::kChain) return w;
+  while (w < 2 * std::min<std::uint32_t>(s.r, s.s) + 4) w *= 2;
+  return w;
+}
+
+class FracExperiment : public Experiment {
+ public:
+  FracExperiment(sc_core::sc_module_name name, const FracSetup& setup, const RunContext& ctx)
+      : Experiment(name), setup_(setup), engine_("engine", options(ctx.engine, setup)) {
+    engine_.set_in_flight_probe([this] { return pool_.live(); });
+    const std::uint32_t logical = setup_.logical_processors();
+    layout_ = setup_.algorithm == Algorithm::kChain ? Layout::chain(logical) : Layout::fractional(logical, setup_.r);
+    shape_.processors = setup_.processors;
+    shape_.root = setup_.root;
+    shape_.packets = setup_.s;
+    shape_.reduction = setup_.reduction;
+    shape_.op = setup_.op;
+    shape_.key = mix64(ctx.seed, 0xf2ac);
+    shape_.window = window(setup_);
+    network_ = std::make_unique<xbar::CrossbarNetwork>(setup_.shape, pool_, engine_);
+    directory_.resize(setup_.processors);
+    SinglePortNic::Params np;
+    np.startup = setup_.t;
+    np.units = setup_.units;
+    np.model = setup_.simplex ? SinglePortNic::Model::kSimplex : SinglePortNic::Model::kDuplex;
+    for (NodeId x = 0; x < setup_.processors; ++x) {
+      np.node = x;
+      nics_.push_back(std::make_unique<SinglePortNic>(("nic" + std::to_string(x)).c_str(), np, pool_, ledger_, engine_,
+                                                      *network_, directory_));
+      directory_[x] = nics_.back().get();
+    }
+    for (std::uint32_t rank = 0; rank < setup_.processors; ++rank) {
+      std::unique_ptr<Program> program;
+      if (setup_.couples()) program = std::make_unique<CoupleProgram>(layout_, rank, setup_.s);
+      else program = std::make_unique<BroadcastProgram>(layout_, rank, setup_.s);
+      if (setup_.direct) program = std::make_unique<SplitProgram>(std::move(program));
+      if (setup_.reduction) program = std::make_unique<ReversedProgram>(std::move(program));
+      const NodeId pu = shape_.pu(rank);
+      auto pe = std::make_unique<FractionalPe>(("pe" + std::to_string(pu)).c_str(), rank, shape_, std::move(program));
+      pe->socket.bind(nics_[pu]->socket);
+      nics_[pu]->connect_processor(*pe, *pe);
+      engine_.add(*pe);
+      pe->start();
+      pes_.push_back(std::move(pe));
+    }
+  }
+
+  static CycleEngine::Options options(CycleEngine::Options o, const FracSetup& s) {
+    // Nothing moves during a start-up or while units stream behind a head.
+    o.watchdog_cycles = std::max<Cycle>(o.watchdog_cycles, 4 * (s.t + s.units) + 16);
+    return o;
+  }
+
+  CycleEngine& engine() override { return engine_; }
+  std::uint64_t routers() const override { return network_->switches(); }
+
+  Cycle cycles() const {
+    Cycle c = 0;
+    for (const auto& pe : pes_) c = std::max(c, pe->last_arrival());
+    return c;
+  }
+  std::uint64_t step_cycles() const { return setup_.t + setup_.units; }
+  std::uint64_t steps() const { return (cycles() + step_cycles() - 1) / step_cycles(); }
+  std::uint64_t pseudocode_steps() const {
+    // Couples: twice the duplex steps of P/2 PUs (an upper bound: empty
+    // sub-steps take no time); direct: the model's own (2r+1)/(r+1) per run is
+    // not a closed form of the executed program, so the duplex count x 2 bounds it.
+    const std::uint64_t duplex = expected_steps(setup_.algorithm, setup_.logical_processors(), setup_.r, setup_.s);
+    return setup_.simplex ? 2 * duplex : duplex;
+  }
+  std::uint64_t log_p() const {
+    std::uint64_t l = 0;
+    while ((1ull << l) < setup_.processors) ++l;
+    return l;
+  }
+
+  // The root's reduction results against the operator applied in rank order.
+  std::string reduction_problem() const {
+    const auto& results = pes_.front()->results();
+    if (results.size() != setup_.s) return "the root has no result";
+    for (std::uint32_t j = 0; j < setup_.s; ++j) {
+      Value expect = own_value(shape_.key, shape_.op, shape_.pu(0), j);
+      for (std::uint32_t x = 1; x < setup_.processors; ++x)
+        expect = combine(shape_.op, expect, own_value(shape_.key, shape_.op, shape_.pu(x), j));
+      if (expect != results[j]) return "the root's result of packet " + std::to_string(j) + " is wrong";
+    }
+    return "";
+  }
+
+  std::string bound_problem() const {
+    // Lower bounds no hardware may beat (a model error if it does).
+    const double lg = static_cast<double>(log_p());
+    if (steps() < setup_.s - 1 + log_p())
+      return "faster than the s - 1 + log P step bound: " + std::to_string(steps()) + " steps";
+    if (static_cast<double>(cycles()) < static_cast<double>(setup_.k) + static_cast<double>(setup_.t) * lg)
+      return "faster than lower bound (4)";
+    if (setup_.simplex && static_cast<double>(cycles()) < bound5()) return "faster than lower bound (5)";
+    return "";
+  }
+  double bound5() const {
+    const double P = setup_.processors, lg = static_cast<double>(log_p());
+    return 2 * (1 - 1 / P) * static_cast<double>(setup_.k) + static_cast<double>(setup_.t) * (lg - 4);
+  }
+
+  std::string problem() const override {
+    const RunOutcome& outcome = engine_.outcome();
+    if (outcome.status != RunOutcome::Status::kCompleted) return outcome.diagnostic;
+    const std::string books = ledger_.check(pool_.live());
+    if (!books.empty()) return books;
+    for (const auto& pe : pes_) {
+      const std::string why = pe->problem();
+      if (!why.empty()) return why;
+    }
+    std::uint64_t violations = 0;
+    for (const auto& nic : nics_) violations += nic->simplex_violations();
+    if (violations != 0) return std::to_string(violations) + " simplex violation(s): a port sent and received at once";
+    if (setup_.reduction) {
+      const std::string why = reduction_problem();
+      if (!why.empty()) return why;
+    }
+    return bound_problem();
+  }
+
+  void write_results(nlohmann::ordered_json& out) const override {
+    const std::string why = problem();
+    nlohmann::ordered_json r;
+    r["status"] = to_string(engine_.outcome().status);
+    r["cycles"] = cycles();
+    r["steps"] = steps();
+    r["step_cycles"] = step_cycles();
+    r["lock_step"] = cycles() % step_cycles() == 0;
+    r["verified"] = why.empty();
+    r["conservation"] = ledger_.check(pool_.live()).empty() ? "ok" : ledger_.check(pool_.live());
+    r["messages"] = {{"injected", ledger_.injected}, {"delivered", ledger_.delivered}, {"lost", ledger_.lost}};
+    r["r"] = setup_.r;
+    r["s"] = setup_.s;
+    r["units_per_packet"] = setup_.units;
+    if (setup_.tuned) {
+      auto choice = [](const Choice& c) {
+        return nlohmann::ordered_json{{"r", c.r}, {"s", c.s}, {"predicted_cycles", c.predicted}};
+      };
+      r["tuning"] = {{"method", setup_.tuning},
+                     {"chosen", {{"r", setup_.r}, {"s", setup_.s}}},
+                     {"exhaustive", choice(setup_.exhaustive)},
+                     {"fast", choice(setup_.fast)},
+                     {"paper", choice(setup_.paper)}};
+    }
+    const double k = static_cast<double>(setup_.k), t = static_cast<double>(setup_.t);
+    const double lg = static_cast<double>(log_p());
+    nlohmann::ordered_json expected;
+    if (setup_.simplex) {
+      expected["twice_duplex_steps"] = pseudocode_steps();  // couples: duplex steps of P/2 PUs, x 2
+    } else {
+      expected["pseudocode_steps"] = pseudocode_steps();
+      expected["pseudocode_cycles"] = pseudocode_steps() * step_cycles();
+    }
+    if (setup_.algorithm != Algorithm::kChain)
+      expected["depth_d"] = depth(setup_.r, setup_.logical_processors());
+    expected["paper_eq7_time"] = setup_.algorithm == Algorithm::kChain
+                                     ? Closed::chain_time(setup_.logical_processors(), setup_.s, k, t)
+                                     : Closed::tree_time(static_cast<double>(depth(setup_.r, setup_.logical_processors())),
+                                                         setup_.r, setup_.s, k, t);
+    expected["step_bound"] = setup_.s - 1 + log_p();
+    expected["lower_bound_4"] = k + t * lg;
+    if (setup_.simplex) expected["lower_bound_5"] = bound5();
+    expected["over_lower_bound_4"] = static_cast<double>(cycles()) / (k + t * lg);
+    r["expected"] = expected;
+    if (!why.empty()) r["problem"] = why;
+    if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
+    out["result"] = r;
+
+    nlohmann::ordered_json links;
+    std::uint64_t wait = 0, max_queue = 0;
+    for (const auto* l : network_->ejection_links()) {
+      wait += l->wait_cycles;
+      max_queue = std::max<std::uint64_t>(max_queue, l->max_queue);
+    }
+    links["processor_ports"] = {{"wait_cycles", wait}, {"max_queue", max_queue}};
+    nlohmann::ordered_json inter = nlohmann::ordered_json::array();
+    std::size_t edge_congestion = 0;
+    std::uint64_t inter_wait = 0;
+    for (const auto* l : network_->inter_module_links()) {
+      edge_congestion = std::max(edge_congestion, l->flows.size());
+      inter_wait += l->wait_cycles;
+      inter.push_back({{"link", l->name}, {"packets", l->packets}, {"busy_cycles", l->busy_cycles},
+                       {"wait_cycles", l->wait_cycles}, {"max_queue", l->max_queue}, {"flows", l->flows.size()}});
+    }
+    if (setup_.hier) {
+      links["edge_congestion"] = edge_congestion;
+      links["inter_module_wait_cycles"] = inter_wait;
+      links["inter_module"] = inter;
+    }
+    links["cycles_over_pseudocode"] = static_cast<std::int64_t>(cycles()) -
+                                      static_cast<std::int64_t>(pseudocode_steps() * step_cycles());
+    out["congestion"] = links;
+    out["processors"] = {{"count", setup_.processors}, {"packets_held_per_pe", shape_.window}};
+  }
+
+  std::vector<std::string> table_header() const override {
+    return {"network", "collective", "algorithm", "P", "r", "s", "k", "t", "cycles", "steps", "pseudocode", "verified"};
+  }
+  std::vector<std::string> table_row() const override {
+    std::string net = setup_.hier ? std::to_string(setup_.shape.modules) + "x" + std::to_string(setup_.shape.module_size) +
+                                        " hier_crossbar"
+                                  : "crossbar";
+    if (setup_.simplex) net += setup_.direct ? " simplex direct" : " simplex couples";
+    return {net,
+            setup_.reduction ? std::string("reduction ") + to_string(setup_.op) : "broadcast",
+            to_string(setup_.algorithm),
+            std::to_string(setup_.processors),
+            std::to_string(setup_.r),
+            std::to_string(setup_.s),
+            std::to_string(setup_.k),
+            std::to_string(setup_.t),
+            std::to_string(cycles()),
+            std::to_string(steps()),
+            (setup_.simplex ? "<= " : "") + std::to_string(pseudocode_steps()),
+            problem().empty() ? "yes" : "NO"};
+  }
+
+ private:
+  const FracSetup setup_;
+  Layout layout_;
+  RunShape shape_;
+  UnitPacketPool pool_;
+  TrafficLedger ledger_;
+  CycleEngine engine_;
+  std::unique_ptr<xbar::CrossbarNetwork> network_;
+  std::vector<SinglePortNic*> directory_;
+  std::vector<std::unique_ptr<SinglePortNic>> nics_;
+  std::vector<std::unique_ptr<FractionalPe>> pes_;
+};
+
+std::unique_ptr<Experiment> FracSetup::elaborate(const std::string& name, const RunContext& ctx) {
+  return std::make_unique<FracExperiment>(name.c_str(), *this, ctx);
+}
+
+NetworkKind make_kind(bool hier) {
+  NetworkKind kind;
+  kind.type = hier ? "hier_crossbar" : "crossbar";
+  kind.summary = hier ? "a x b hierarchical crossbar of single-port processors: pipelined broadcast and reduction (Sanders & Sibeyn)"
+                      : "full crossbar of single-port processors: chain, binary and fractional tree broadcast and reduction (Sanders & Sibeyn)";
+  kind.params = [hier] {
+    return std::vector<ParamGroup>{{"network", network_params(hier)}, {"traffic", traffic_params()}, {"nic", nic_params()}};
+  };
+  kind.configure = [hier](Config& cfg) { return configure(cfg, hier); };
+  return kind;
+}
+
+}  // namespace
+
+NetworkKind crossbar_kind() { return make_kind(false); }
+NetworkKind hier_crossbar_kind() { return make_kind(true); }
+
+}  // namespace icn
