@@ -53,24 +53,80 @@ void check_expansion(const YAML::Node& node, std::size_t depth, std::size_t& cou
   }
 }
 
+// yaml-cpp 0.7's LoadAll loops forever on some junk after a document (e.g.
+// "[1],"), and Load ignores what follows the first document. So the text is
+// checked here: no document marker after content, and nothing after the
+// closing bracket of a top-level flow collection.
+void check_single_document(const std::string& text, const std::string& origin) {
+  bool content = false, ended = false;
+  std::size_t line_no = 0;
+  for (std::size_t at = 0; at <= text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(at, end - at);
+    at = end + 1;
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    auto marker = [&](const char* m) {
+      return line.compare(0, 3, m) == 0 && (line.size() == 3 || line[3] == ' ' || line[3] == '\t');
+    };
+    const auto first = line.find_first_not_of(" \t");
+    const bool blank = first == std::string::npos || line[first] == '#';
+    const std::string here = origin + ":" + std::to_string(line_no) + ":1";
+    if (marker("---")) {
+      if (content || ended) throw ConfigError(here + ": a second YAML document (after '---'); a scenario is one document");
+      const auto rest = line.find_first_not_of(" \t", 3);
+      content = rest != std::string::npos && line[rest] != '#';
+    } else if (marker("...")) {
+      ended = true;
+    } else if (!blank && !(line[0] == '%' && !content)) {
+      if (ended) throw ConfigError(here + ": text after the document end '...'; a scenario is one document");
+      content = true;
+    }
+    if (end == text.size()) break;
+  }
+  // A top-level flow collection: nothing but blanks and comments after it.
+  const auto open = text.find_first_not_of(" \t\r\n");
+  if (open == std::string::npos || (text[open] != '[' && text[open] != '{')) return;
+  int depth = 0;
+  for (std::size_t i = open; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+    } else if (c == '\'') {
+      for (++i; i < text.size(); ++i) {
+        if (text[i] != '\'') continue;
+        if (i + 1 < text.size() && text[i + 1] == '\'') ++i;
+        else break;
+      }
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      if (--depth == 0) {
+        const auto next = text.find_first_not_of(" \t\r\n", i + 1);
+        if (next != std::string::npos && text[next] != '#')
+          throw ConfigError(origin + ": unexpected '" + shown(text.substr(next, 20)) + "' after the closing '" + c + "'");
+        return;
+      }
+    }
+  }
+}
+
 // One YAML document, its expansion bounded.
 YAML::Node load_one_document(const std::string& text, const std::string& origin) {
   if (const auto nul = text.find('\0'); nul != std::string::npos)
     throw ConfigError(origin + ": not a text file (a NUL byte at offset " + std::to_string(nul) + ")");
-  std::vector<YAML::Node> docs;
+  check_single_document(text, origin);
+  YAML::Node root;
   try {
-    docs = YAML::LoadAll(text);
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw ConfigError(where(origin, e.mark) + ": malformed YAML: " + shown(e.msg, 200));
   }
-  if (docs.size() > 1) {
-    throw ConfigError(where(origin, docs[1].Mark()) + ": a second YAML document (after '---'); a scenario is " +
-                      "one document");
-  }
-  if (docs.empty()) return YAML::Node();
   std::size_t count = 0;
-  check_expansion(docs[0], 0, count, origin);
-  return docs[0];
+  check_expansion(root, 0, count, origin);
+  return root;
 }
 
 nlohmann::ordered_json to_json(const YAML::Node& node) {

@@ -430,16 +430,24 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
 
 // The resource guard's estimate. Calibrated with /usr/bin/time -v peak RSS
 // (release build): about 16 KB per processor (doubling capacities: 1024
-// processors 23 MB, 4096 processors 67 MB; constant 4096: 85 MB) and 200
-// bytes per path (32 processors with 8192 paths per channel: 109 MB).
+// processors 23 MB, 4096 processors 67 MB; constant 4096: 85 MB), 200
+// bytes per path (32 processors with 8192 paths per channel: 109 MB) and
+// 150 bytes per message (1024 processors, doubling, random X = 16: 16383
+// messages, 34 MB; X = 128: 131059 messages, 49 MB).
 ResourceEstimate BitSerialSetup::estimate() const {
   ResourceEstimate e;
   const double n = std::ldexp(1.0, static_cast<int>(height));
   double paths = 0;
   for (unsigned l = 1; l <= height; ++l) paths += n / std::ldexp(1.0, static_cast<int>(l) - 1) * capacities[l - 1];
-  e.memory_bytes = 10e6 + n * 16e3 + 200 * paths + 100.0 * static_cast<double>(pairs.size());
+  // Messages: a random set at load factor X puts at most X c_1 on each of
+  // the n leaf channels (and there are only n(n-1) pairs).
+  double messages = n;
+  if (pattern == "pairs") messages = static_cast<double>(pairs.size());
+  if (pattern == "random") messages = std::min(n * (n - 1), n * load_factor_target * capacities[0]);
+  e.memory_bytes = 10e6 + n * 16e3 + 200 * paths + 150 * messages;
   e.what = std::to_string(static_cast<std::uint64_t>(n)) + " processors, " +
-           std::to_string(static_cast<std::uint64_t>(paths)) + " paths";
+           std::to_string(static_cast<std::uint64_t>(paths)) + " paths, " +
+           std::to_string(static_cast<std::uint64_t>(messages)) + " messages";
   return e;
 }
 

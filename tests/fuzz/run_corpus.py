@@ -5,7 +5,7 @@ bad-input contract of issue 13 on every one:
   * the exit code is 0, 1 or 2: never a signal, never a timeout;
   * exit 2 prints exactly one line on stderr ("icnsim: ..."), with no control
     characters, and nothing on stdout;
-  * stderr never reports an internal error;
+  * stderr never reports an internal error or a sanitizer finding;
   * the process stays under a memory bound (address-space limit, peak RSS).
 
 Cases listed in expected_failures.txt are reported as EXPECTED FAILURE (or
@@ -198,6 +198,8 @@ def run_case(icnsim, case):
         problems.append("a %d-character error line" % len(text))
     if "internal error" in text:
         problems.append("internal error reported")
+    if "runtime error:" in text or "Sanitizer" in text:
+        problems.append("sanitizer report")  # UBSan halts with exit code 1
     if problems:
         problems.append("stderr: " + text[:300].encode("unicode_escape").decode())
     return name, problems, time.monotonic() - start

@@ -80,6 +80,9 @@ TEST(ResourceGuard, IssueCasesAreRefusedAtOnce) {
       {"run " + kScenarios + "fattree_bitserial_constant256_permutation.yaml --set network.processors=32 "
                              "--set network.capacities=[1048576,1048576,1048576,1048576,1048576]",
        "65011712 paths"},  // 1048576 x (32 + 16 + 8 + 4 + 2) channels
+      {"run /dev/null --set network.type=fattree_bitserial --set network.processors=65536 "
+       "--set network.capacities=doubling --set traffic.pattern=random --set traffic.load_factor=60000",
+       "messages"},  // up to 65536 x 60000 of them
   };
   for (const auto& c : cases) {
     // 2 GiB: refused on any machine.

@@ -117,7 +117,20 @@ TEST(ConfigHardening, DuplicateKeysAreRejectedNamingTheKey) {
 
 TEST(ConfigHardening, ASecondDocumentIsRejected) {
   const std::string e = error_of([] { Config::from_text("seed: 1\n---\nseed: 2\n", "two.yaml"); });
-  EXPECT_NE(e.find("two.yaml:3:1: a second YAML document"), std::string::npos) << e;
+  EXPECT_NE(e.find("two.yaml:2:1: a second YAML document"), std::string::npos) << e;
+  EXPECT_NE(error_of([] { Config::from_text("seed: 1\n...\nseed: 2\n"); }).find("after the document end"), std::string::npos);
+  // A leading '---' and comments are one document.
+  EXPECT_EQ(error_of([] { Config::from_text("# c\n--- # start\nseed: 1\n...\n# end\n"); }), "");
+}
+
+// Found by the libFuzzer target: yaml-cpp's LoadAll never returned on junk
+// after a flow collection, and Load silently dropped it.
+TEST(ConfigHardening, NothingAfterATopLevelFlowCollection) {
+  Config cfg = Config::from_text("");
+  EXPECT_NE(error_of([&] { cfg.apply_override("traffic.pairs=[[0,1],[2,3]],,,"); }).find("unexpected ',,,' after the closing ']'"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { cfg.apply_override("network.type={a: 1} x"); }).find("unexpected 'x'"), std::string::npos);
+  EXPECT_EQ(error_of([&] { cfg.apply_override("traffic.pairs=[[0, 1], ['a]', \"b]\\\"\"]] # fine"); }), "");
 }
 
 TEST(ConfigHardening, AliasExpansionIsBounded) {
