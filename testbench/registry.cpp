@@ -3,6 +3,7 @@
 #include "testbench/fattree_bitserial_experiment.hpp"
 #include "testbench/fattree_packet_experiment.hpp"
 #include "testbench/ibt_experiment.hpp"
+#include "testbench/vc_experiment.hpp"
 
 namespace icn {
 
@@ -12,6 +13,7 @@ const std::vector<NetworkKind>& network_kinds() {
       fattree_bitserial_kind(),
       torus_kind(),
       ibt_kind(),
+      vc_kind(),
   };
   return kinds;
 }
