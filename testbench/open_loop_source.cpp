@@ -18,11 +18,11 @@ OpenLoopSource::OpenLoopSource(sc_core::sc_module_name name, NodeId node, const 
 
 void OpenLoopSource::start() {
   if (!trace_.empty()) {
-    engine()->wake(*this, trace_.front().cycle);
+    next_ = trace_.front().cycle;
   } else if (pattern_.kind != PatternKind::kTrace && process_.packet_rate > 0) {
-    const Cycle first = process_.kind == InjectionProcess::Kind::kBernoulli ? next_bernoulli(0) : 1;
-    if (first != kNever) engine()->wake(*this, first);
+    next_ = process_.kind == InjectionProcess::Kind::kBernoulli ? next_bernoulli(0) : 1;
   }
+  if (next_ != kNever) engine()->wake(*this, next_);
 }
 
 // A Bernoulli process with probability p per cycle, drawn as geometric gaps
@@ -45,7 +45,13 @@ void OpenLoopSource::send(NodeId dst, unsigned flits, Cycle now) {
 }
 
 Cycle OpenLoopSource::tick(Cycle now) {
-  if (!injecting_) return kNever;
+  if (!injecting_ || next_ == kNever) return kNever;
+  if (now < next_) return next_;  // the per-block scheduler calls every cycle
+  next_ = advance(now);
+  return next_;
+}
+
+Cycle OpenLoopSource::advance(Cycle now) {
   if (!trace_.empty()) {
     while (trace_next_ < trace_.size() && trace_[trace_next_].cycle <= now) {
       send(trace_[trace_next_].dst, trace_[trace_next_].size, now);

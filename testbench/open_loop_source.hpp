@@ -34,6 +34,8 @@ class OpenLoopSource : public sc_core::sc_module, public Clocked {
                  const PacketSizes& sizes, InjectionProcess process, std::uint64_t seed,
                  std::vector<TraceEntry> trace, std::function<void(NodeId, unsigned, Cycle)> created);
 
+  ~OpenLoopSource() override { trans_.clear_extension(&ext_); }  // ext_ is ours, not the payload's
+
   void start();
   void stop_injecting() { injecting_ = false; }
   Cycle tick(Cycle now) override;
@@ -42,6 +44,7 @@ class OpenLoopSource : public sc_core::sc_module, public Clocked {
  private:
   void send(NodeId dst, unsigned flits, Cycle now);
   Cycle next_bernoulli(Cycle after);
+  Cycle advance(Cycle now);  // makes this cycle's packets; returns the next cycle with work
 
   NodeId node_;
   const DestinationPattern& pattern_;
@@ -52,6 +55,7 @@ class OpenLoopSource : public sc_core::sc_module, public Clocked {
   std::size_t trace_next_ = 0;
   std::function<void(NodeId, unsigned, Cycle)> created_;
   bool injecting_ = true;
+  Cycle next_ = kNever;
   bool on_ = false;
   double on_rate_ = 0;
   std::uint32_t seq_ = 0;

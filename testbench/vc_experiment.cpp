@@ -259,16 +259,19 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     if (setup.fixed_cycles > 0) {
       measure_start_ = 1;
       measure_end_ = setup.fixed_cycles + 1;
-      engine_.wake(*this, measure_end_);
+      next_tick_ = measure_end_;
     } else {
-      engine_.wake(*this, setup.phases.sample_period);
+      next_tick_ = setup.phases.sample_period;
     }
+    engine_.wake(*this, next_tick_);
     if (ctx.tracer != nullptr) network_.trace(*ctx.tracer, std::string(this->name()));
   }
 
   // --- the testbench's own block: period boundaries ---
   Cycle tick(Cycle now) override {
     if (done_) return kNever;
+    if (now < next_tick_) return next_tick_;  // the per-block scheduler calls every cycle
+    next_tick_ = now + 1;
     if (all_sources_stopped_) {  // draining everything: done when the network is empty
       if (pool_.live() == 0) {
         finish();
@@ -279,7 +282,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     if (setup_.fixed_cycles > 0) {  // fixed window, then drain
       draining_ = true;
       maybe_finish(now);
-      return done_ ? kNever : now + setup_.phases.sample_period;
+      return done_ ? kNever : (next_tick_ = now + setup_.phases.sample_period);
     }
     const double window_latency = ratio(window_latency_sum_, window_packets_);
     const double accepted = ratio(window_flits_, double(topo_.nodes()) * setup_.phases.sample_period);
@@ -312,7 +315,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       draining_ = true;
       maybe_finish(now);
     }
-    return done_ ? kNever : now + setup_.phases.sample_period;
+    return done_ ? kNever : (next_tick_ = now + setup_.phases.sample_period);
   }
   std::string block_name() const override { return std::string(name()) + ".measurement"; }
 
@@ -361,6 +364,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       for (auto& s : sources_) s->stop_injecting();
       all_sources_stopped_ = true;
     }
+    next_tick_ = std::min(next_tick_, now + 1);
     engine_.wake(*this, now + 1);  // the packet that just arrived is released after this call
   }
 
@@ -490,6 +494,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   Cycle measure_end_ = kNever;
   Cycle warmup_end_ = 0;
   Cycle measured_drained_at_ = 0;
+  Cycle next_tick_ = 1;
   bool draining_ = false;
   bool done_ = false;
   bool all_sources_stopped_ = false;
