@@ -47,7 +47,7 @@ Cycle VcRouter::tick(Cycle now) {
       out_[p]->send(now, *f);
       engine()->note_progress();
     }
-  advance_heads(now);
+  if (heads_pending_) advance_heads(now);
   if (in_pipeline_ != 0) allocate_vcs(now);
   if (buffered_ != 0) allocate_switch(now);
   const bool busy = buffered_ != 0 || crossbar_.busy(now + 1);
@@ -60,6 +60,7 @@ void VcRouter::read_inputs(Cycle now) {
     in_[p]->receive(now, [&](const Flit& f) {
       inputs_[p].buffer.push(f.vc, BufferedFlit{f, now + 1});  // buffer write takes this cycle
       ++buffered_;
+      if (f.head()) heads_pending_ = true;
     });
   }
 }
@@ -68,11 +69,17 @@ void VcRouter::read_inputs(Cycle now) {
 // the cycle after its buffer write, and is ready for VC allocation
 // routing_delay cycles later.
 void VcRouter::advance_heads(Cycle now) {
+  heads_pending_ = false;
   for (unsigned p = 0; p < ports_; ++p) {
     InputUnit& in = inputs_[p];
     for (unsigned v = 0; v < params_.vcs; ++v) {
       InputUnit::VcState& s = in.state[v];
-      if (s.stage != InputUnit::Stage::kIdle || in.buffer.empty(v)) continue;
+      if (in.buffer.empty(v)) continue;
+      if (s.stage != InputUnit::Stage::kIdle) {
+        // A head behind the current packet's tail: look again once the VC is idle.
+        if (in.buffer.size(v) > 1) heads_pending_ = true;
+        continue;
+      }
       const BufferedFlit& front = in.buffer.front(v);
       if (!front.flit.head()) throw std::logic_error(std::string(name()) + ": a body flit without its head");
       const Cycle start = front.ready > now ? front.ready : now;
@@ -152,6 +159,7 @@ void VcRouter::allocate_switch(Cycle now) {
     if (f.tail()) {
       out.owner[s.out_vc] = kFree;
       s.stage = InputUnit::Stage::kIdle;
+      if (!in.buffer.empty(v)) heads_pending_ = true;  // the next packet's head
     }
   }
 }

@@ -85,6 +85,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   std::vector<int> sa_grant_;
   unsigned buffered_ = 0;    // flits in the input buffers
   unsigned in_pipeline_ = 0; // heads in route computation or VC allocation
+  bool heads_pending_ = false;  // an idle VC may have a head at its front
 };
 
 }  // namespace icn::vc
