@@ -30,7 +30,8 @@ std::vector<ParamSpec> network_params() {
       {"network.link_latency", "1", "1..64", "cycles for a flit (or credit) to cross a link"},
       {"router.vcs", "2", "1..16 (ports x vcs <= 64)", "virtual channels per input port"},
       {"router.buffer_depth", "4", "1..1024", "flits of buffer per VC"},
-      {"router.routing", "dor", "dor", "dimension-order routing (datelines on the torus)"},
+      {"router.routing", "dor", "dor|adaptive",
+       "dor: dimension order (datelines on the torus); adaptive: west-first, 2-D mesh only"},
       {"router.dateline", "true", "true|false", "torus: split the VCs into dateline classes (false can deadlock)"},
       {"router.routing_delay", "1", "1..16", "route computation stage, cycles"},
       {"router.vc_alloc_delay", "1", "1..16", "VC allocation stage, cycles"},
@@ -98,6 +99,7 @@ struct VcSetup : ExperimentSetup {
   TopologyKind topology = TopologyKind::kMesh;
   unsigned k = 8, n = 2;
   bool dateline = true;
+  bool adaptive = false;
   vc::NetworkParams net;
   DestinationPattern pattern;
   PacketSizes sizes;
@@ -129,7 +131,9 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   r.vcs = static_cast<unsigned>(cfg.integer("router.vcs", 1, 16));
   if ((2 * s->n + 1) * r.vcs > 64) cfg.fail("router.vcs", "ports x vcs must be <= 64 (ports = 2n+1)");
   r.buffer_depth = static_cast<unsigned>(cfg.integer("router.buffer_depth", 1, 1024));
-  cfg.choice("router.routing", {"dor"});
+  s->adaptive = cfg.choice("router.routing", {"dor", "adaptive"}) == "adaptive";
+  if (s->adaptive && (s->topology != TopologyKind::kMesh || s->n != 2))
+    cfg.fail("router.routing", "adaptive (west-first) needs network.topology=mesh and network.n=2; use dor");
   if (s->topology == TopologyKind::kTorus) {
     s->dateline = cfg.boolean("router.dateline");
     if (s->dateline && r.vcs < 2) cfg.fail("router.vcs", "the torus with datelines needs at least 2 VCs (or router.dateline=false)");
@@ -238,7 +242,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
         Clocked(Phase::kProcessor),
         setup_(setup),
         engine_("engine", ctx.engine),
-        topo_(setup.topology, setup.k, setup.n, setup.net.router.vcs, setup.dateline),
+        topo_(setup.topology, setup.k, setup.n, setup.net.router.vcs, setup.dateline, setup.adaptive),
         network_("net", topo_, setup.net, engine_, pool_, ledger_),
         phases_(setup.phases),
         node_accepted_(topo_.nodes(), 0) {

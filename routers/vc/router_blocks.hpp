@@ -31,6 +31,8 @@ class InputUnit {
     Stage stage = Stage::kIdle;
     std::uint8_t out_port = 0;
     std::uint8_t out_vc = 0;
+    std::uint8_t alt_port = 0;    // adaptive: the other productive port
+    bool has_alt = false;
     Cycle next = 0;               // first cycle the next stage may act
     std::uint64_t vc_mask = 0;    // output VCs the routing function allows
     Cycle waiting_since = 0;      // for the watchdog

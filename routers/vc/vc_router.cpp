@@ -87,6 +87,8 @@ void VcRouter::advance_heads(Cycle now) {
       const RouteChoice r = topo_.route(id_, pkt.src, pkt.dst);
       s.out_port = static_cast<std::uint8_t>(r.port);
       s.vc_mask = r.vc_mask;
+      s.has_alt = r.has_alt;
+      s.alt_port = static_cast<std::uint8_t>(r.alt_port);
       s.stage = InputUnit::Stage::kVcAlloc;
       s.next = start + params_.routing_delay;
       s.waiting_since = now;
@@ -104,6 +106,7 @@ void VcRouter::allocate_vcs(Cycle now) {
       std::uint64_t req = 0;
       if (s.stage == InputUnit::Stage::kVcAlloc && s.next <= now) {
         req = (outputs_[s.out_port].free_vcs() & s.vc_mask) << (s.out_port * V);
+        if (s.has_alt) req |= (outputs_[s.alt_port].free_vcs() & s.vc_mask) << (s.alt_port * V);
         any = any || req != 0;
       }
       vc_alloc_.requests[p * V + v] = req;
@@ -116,6 +119,7 @@ void VcRouter::allocate_vcs(Cycle now) {
     if (g < 0) continue;
     InputUnit::VcState& s = inputs_[i / V].state[i % V];
     const unsigned out_vc = static_cast<unsigned>(g) % V;
+    s.out_port = static_cast<std::uint8_t>(static_cast<unsigned>(g) / V);  // adaptive: the port granted
     outputs_[s.out_port].owner[out_vc] = static_cast<std::uint16_t>(i);
     s.out_vc = static_cast<std::uint8_t>(out_vc);
     s.stage = InputUnit::Stage::kActive;

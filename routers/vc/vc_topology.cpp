@@ -4,8 +4,10 @@
 
 namespace icn::vc {
 
-VcTopology::VcTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline)
-    : kind_(kind), k_(k), n_(n), vcs_(vcs), dateline_(dateline && kind == TopologyKind::kTorus) {
+VcTopology::VcTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline, bool adaptive)
+    : kind_(kind), k_(k), n_(n), vcs_(vcs), dateline_(dateline && kind == TopologyKind::kTorus), adaptive_(adaptive) {
+  if (adaptive && (kind != TopologyKind::kMesh || n != 2))
+    throw std::invalid_argument("vc topology: adaptive (west-first) routing needs a 2-D mesh");
   if (n < 1 || n > 3 || k < 2) throw std::invalid_argument("vc topology: k >= 2, n = 1..3");
   routers_ = 1;
   for (unsigned d = 0; d < n; ++d) {
@@ -47,6 +49,15 @@ std::string VcTopology::router_name(unsigned router) const {
 
 RouteChoice VcTopology::route(unsigned at, NodeId src, NodeId dst) const {
   const std::uint64_t all = vcs_ == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << vcs_) - 1);
+  if (adaptive_) {
+    const unsigned x = coord(at, 0), y = coord(at, 1), tx = coord(dst, 0), ty = coord(dst, 1);
+    if (tx < x) return RouteChoice{2, all};          // west first, and only west
+    const unsigned yport = ty > y ? 3u : 4u;
+    if (tx > x && ty != y) return RouteChoice{1, all, true, yport};  // east or north/south
+    if (tx > x) return RouteChoice{1, all};
+    if (ty != y) return RouteChoice{yport, all};
+    return RouteChoice{0, all};
+  }
   for (unsigned d = 0; d < n_; ++d) {
     const unsigned x = coord(at, d);
     const unsigned t = coord(dst, d);

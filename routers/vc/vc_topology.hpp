@@ -10,6 +10,11 @@
 // the VCs in a dimension until it crosses that dimension's wrap-around link
 // (the dateline), the upper half after it (docs/vc_router.md proves it
 // deadlock free). Without datelines every VC is allowed: the torus can deadlock.
+// Adaptive (2-D mesh only): west-first (Glass & Ni's turn model): a packet
+// whose destination lies west goes west first; otherwise it may take either
+// productive direction (east, north, south), whichever has a free VC first.
+// West-first forbids the two turns into west, so no cycle of channel
+// dependencies can form: deadlock free without extra VCs.
 #pragma once
 
 #include <cstdint>
@@ -24,11 +29,13 @@ enum class TopologyKind { kMesh, kTorus };
 struct RouteChoice {
   unsigned port = 0;          // output port
   std::uint64_t vc_mask = 0;  // VCs the packet may take on it (bit v = VC v)
+  bool has_alt = false;       // adaptive: a second productive port, same VCs
+  unsigned alt_port = 0;
 };
 
 class VcTopology {
  public:
-  VcTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline);
+  VcTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline, bool adaptive = false);
 
   TopologyKind kind() const { return kind_; }
   unsigned k() const { return k_; }
@@ -38,6 +45,7 @@ class VcTopology {
   unsigned ports() const { return 2 * n_ + 1; }
   unsigned vcs() const { return vcs_; }
   bool dateline() const { return dateline_; }
+  bool adaptive() const { return adaptive_; }
 
   unsigned coord(unsigned router, unsigned dim) const;
   // The router on the other side of `port`, or -1 (mesh edge, or port 0).
@@ -56,6 +64,7 @@ class VcTopology {
   TopologyKind kind_;
   unsigned k_, n_, vcs_;
   bool dateline_;
+  bool adaptive_;
   unsigned routers_;
   unsigned stride_[3] = {1, 1, 1};
 };

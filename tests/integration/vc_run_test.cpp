@@ -88,6 +88,9 @@ TEST(VcRun, AcceptedThroughputEqualsOfferedBelowSaturationAndEveryFlitArrivesAtF
       {"network.type=vc", "network.k=4", "traffic.injection_rate=1", "measure.cycles=1500"},
       {"network.type=vc", "network.k=4", "network.topology=torus", "traffic.pattern=tornado",
        "traffic.injection_rate=1", "measure.cycles=1500", "traffic.packet_size=[1,3,8]"},
+      // West-first adaptive routing, also beyond saturation: deadlock free, nothing lost.
+      {"network.type=vc", "network.k=4", "router.routing=adaptive", "traffic.pattern=transpose",
+       "traffic.injection_rate=1", "measure.cycles=1500"},
   });
   for (int i = 0; i < 2; ++i) {
     const auto& t = results[i].results["result"]["throughput"];
@@ -97,7 +100,7 @@ TEST(VcRun, AcceptedThroughputEqualsOfferedBelowSaturationAndEveryFlitArrivesAtF
     EXPECT_NEAR(offered, i == 0 ? 0.2 : 0.1, 0.01);
     EXPECT_NEAR(accepted, offered, 0.02 * offered);
   }
-  for (int i = 2; i < 4; ++i) {
+  for (int i = 2; i < 5; ++i) {
     const auto& r = results[i].results["result"];
     EXPECT_EQ(results[i].problem, "") << i;
     EXPECT_EQ(r["packets"]["created"], r["packets"]["delivered"]) << i;
@@ -150,6 +153,7 @@ TEST(VcRun, BadParametersAreRejectedWithOneLine) {
   test::expect_rejected(run + "--set traffic.pattern=hotspot --set traffic.hotspot_fraction=1.5", "traffic.hotspot_fraction");
   test::expect_rejected(run + "--set network.topology=torus --set router.vcs=1", "router.vcs");
   test::expect_rejected(run + "--set traffic.pattern=bitrev --set network.k=5", "traffic.pattern");
+  test::expect_rejected(run + "--set router.routing=adaptive --set network.topology=torus", "router.routing");
   std::ofstream(dir + "/unknown.txt") << "10 0 64 4\n";
   test::expect_rejected(run + "--set traffic.pattern=trace --set traffic.trace_file=" + dir + "/unknown.txt", "unknown node");
   std::ofstream(dir + "/bad.txt") << "10 0 1 4\n12 zero 1 4\n";

@@ -40,8 +40,9 @@ TEST(VcRouting, MeshDimensionOrderIsMinimalAndXFirst) {
       const int dx = std::abs(int(s % 5) - int(d % 5)), dy = std::abs(int(s / 5) - int(d / 5));
       ASSERT_EQ(path.size(), std::size_t(dx + dy + 1));
       // x first: the y coordinate stays the source's until x matches.
-      for (unsigned r : path)
+      for (unsigned r : path) {
         if (r % 5 != d % 5) EXPECT_EQ(r / 5, s / 5);
+      }
     }
 }
 
@@ -140,6 +141,34 @@ TEST(VcTraffic, TraceLinesAreCheckedOneByOne) {
     f << "10 0 1\n";
   }
   EXPECT_THROW(read_trace(path, 4, 16), ConfigError);
+}
+
+}  // namespace icn
+
+namespace icn {
+
+TEST(VcRouting, WestFirstGoesWestFirstAndOtherwiseOffersBothProductivePorts) {
+  VcTopology t(vc::TopologyKind::kMesh, 4, 2, 2, false, true);
+  for (unsigned s = 0; s < 16; ++s)
+    for (unsigned d = 0; d < 16; ++d) {
+      const vc::RouteChoice c = t.route(s, s, d);
+      const int dx = int(d % 4) - int(s % 4), dy = int(d / 4) - int(s / 4);
+      if (dx < 0) {
+        EXPECT_EQ(c.port, 2u);  // x-
+        EXPECT_FALSE(c.has_alt);
+      } else if (dx > 0 && dy != 0) {
+        EXPECT_EQ(c.port, 1u);
+        ASSERT_TRUE(c.has_alt);
+        EXPECT_EQ(c.alt_port, dy > 0 ? 3u : 4u);
+      } else if (dx > 0) {
+        EXPECT_EQ(c.port, 1u);
+      } else if (dy != 0) {
+        EXPECT_EQ(c.port, dy > 0 ? 3u : 4u);
+      } else {
+        EXPECT_EQ(c.port, 0u);
+      }
+    }
+  EXPECT_THROW(VcTopology(vc::TopologyKind::kTorus, 4, 2, 2, true, true), std::invalid_argument);
 }
 
 }  // namespace icn
