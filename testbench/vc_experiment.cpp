@@ -288,6 +288,8 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       maybe_finish(now);
       return done_ ? kNever : (next_tick_ = now + setup_.phases.sample_period);
     }
+    occupancy_sum_ += double(network_.flits_buffered());  // VC occupancy, sampled per period
+    ++occupancy_samples_;
     const double window_latency = ratio(window_latency_sum_, window_packets_);
     const double accepted = ratio(window_flits_, double(topo_.nodes()) * setup_.phases.sample_period);
     window_latency_sum_ = 0;
@@ -347,6 +349,8 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       node_accepted_[p.dst] += flits;
     }
     if (p.created >= measure_start_ && p.created < measure_end_) {
+      if (p.hops >= by_hops_.size()) by_hops_.resize(p.hops + 1);
+      by_hops_[p.hops].add(tail - p.injected);
       packet_latency_.add(tail - p.created);
       network_latency_.add(tail - p.injected);
       hops_.add(p.hops);
@@ -441,6 +445,12 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     const std::string cyc = engine_.outcome().status == RunOutcome::Status::kStalled ? network_.waiting_cycle() : "";
     if (!cyc.empty()) r["waiting_cycle"] = cyc;
     if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
+    nlohmann::ordered_json hops = nlohmann::ordered_json::array();
+    for (std::size_t h = 0; h < by_hops_.size(); ++h)
+      if (by_hops_[h].count() != 0)
+        hops.push_back({{"routers", h}, {"packets", by_hops_[h].count()}, {"network_latency_mean", by_hops_[h].mean()},
+                        {"per_router", by_hops_[h].mean() / double(h)}});
+    r["latency"]["network"]["by_hops"] = hops;
     out["result"] = r;
 
     const double run_cycles = double(engine_.outcome().last_cycle);
@@ -456,6 +466,8 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
                  {"channel_utilisation_mean", ratio(usum, double(network_.channels().size()))},
                  {"channel_utilisation_max", umax},
                  {"max_injection_queue", max_q},
+                 {"vc_occupancy_mean", ratio(occupancy_sum_, double(occupancy_samples_) * topo_.routers() * topo_.ports() *
+                                                                 setup_.net.router.vcs)},
                  {"routers", topo_.routers()}};
   }
 
@@ -513,6 +525,9 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   std::uint64_t window_flits_ = 0;
   std::vector<std::uint64_t> node_accepted_;
   Histogram packet_latency_, network_latency_, hops_;
+  std::vector<Histogram> by_hops_;  // network latency by routers traversed
+  double occupancy_sum_ = 0;
+  std::uint64_t occupancy_samples_ = 0;
   std::string wrong_;
 };
 

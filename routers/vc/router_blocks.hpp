@@ -134,29 +134,39 @@ class Crossbar {
   void resize(unsigned ports, unsigned delay) {
     delay_ = delay;
     slots_ = delay + 1;
+    ports_ = ports;
     due_.assign(ports * slots_, kNever);
     flit_.assign(ports * slots_, Flit{});
+    pending_ = 0;
   }
   unsigned delay() const { return delay_; }
   void traverse(unsigned out, Cycle granted, const Flit& f) {
     const Cycle due = granted + delay_;
-    due_[out * slots_ + due % slots_] = due;
-    flit_[out * slots_ + due % slots_] = f;
+    const unsigned i = out * slots_ + static_cast<unsigned>(due % slots_);
+    due_[i] = due;
+    flit_[i] = f;
+    ++pending_;
   }
-  // The flit leaving on `out` in cycle `now`, if any.
-  const Flit* leaving(unsigned out, Cycle now) const {
-    const unsigned i = out * slots_ + static_cast<unsigned>(now % slots_);
-    return due_[i] == now ? &flit_[i] : nullptr;
+  // Calls send(out, flit) for every flit leaving in cycle `now`.
+  template <class Send>
+  void leave(Cycle now, Send&& send) {
+    if (pending_ == 0) return;
+    const unsigned slot = static_cast<unsigned>(now % slots_);
+    for (unsigned out = 0; out < ports_; ++out) {
+      const unsigned i = out * slots_ + slot;
+      if (due_[i] != now) continue;
+      --pending_;
+      send(out, flit_[i]);
+    }
   }
-  bool busy(Cycle now) const {
-    for (Cycle d : due_)
-      if (d != kNever && d >= now) return true;
-    return false;
-  }
+  // Flits granted the switch that have not left yet.
+  bool busy() const { return pending_ != 0; }
 
  private:
   unsigned delay_ = 1;
   unsigned slots_ = 2;
+  unsigned ports_ = 0;
+  unsigned pending_ = 0;
   std::vector<Cycle> due_;
   std::vector<Flit> flit_;
 };

@@ -42,15 +42,14 @@ Cycle VcRouter::tick(Cycle now) {
     if (credit_in_[p]) credit_in_[p]->receive(now, [&](const Credit& c) { outputs_[p].credits.restore(c.vc); });
   read_inputs(now);
   // Switch traversal: flits granted the switch earlier leave on their links.
-  for (unsigned p = 0; p < ports_; ++p)
-    if (const Flit* f = crossbar_.leaving(p, now)) {
-      out_[p]->send(now, *f);
-      engine()->note_progress();
-    }
+  crossbar_.leave(now, [&](unsigned p, const Flit& f) {
+    out_[p]->send(now, f);
+    engine()->note_progress();
+  });
   if (heads_pending_) advance_heads(now);
   if (in_pipeline_ != 0) allocate_vcs(now);
   if (buffered_ != 0) allocate_switch(now);
-  const bool busy = buffered_ != 0 || crossbar_.busy(now + 1);
+  const bool busy = buffered_ != 0 || crossbar_.busy();
   return busy ? now + 1 : kNever;
 }
 
