@@ -77,7 +77,9 @@ void check_matching(const std::vector<std::uint64_t>& req, const std::vector<int
   }
   if (!maximal) return;
   for (std::size_t i = 0; i < req.size(); ++i) {
-    if (grant[i] < 0) EXPECT_EQ(req[i] & ~used, 0u) << "input " << i << " could still be matched";
+    if (grant[i] < 0) {
+      EXPECT_EQ(req[i] & ~used, 0u) << "input " << i << " could still be matched";
+    }
   }
 }
 

@@ -41,7 +41,9 @@ TEST(VcRouting, MeshDimensionOrderIsMinimalAndXFirst) {
       ASSERT_EQ(path.size(), std::size_t(dx + dy + 1));
       // x first: the y coordinate stays the source's until x matches.
       for (unsigned r : path) {
-        if (r % 5 != d % 5) EXPECT_EQ(r / 5, s / 5);
+        if (r % 5 != d % 5) {
+          EXPECT_EQ(r / 5, s / 5);
+        }
       }
     }
 }
