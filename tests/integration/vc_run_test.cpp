@@ -80,6 +80,43 @@ TEST(VcRun, ZeroLoadLatencyEqualsThePipelineFormulaForEveryHopCount) {
   }
 }
 
+TEST(VcRun, APacketHoldsItsVcUntilItsTailLeaves) {
+  // Nodes 0 and 2 of a 3-router line each send one 8-flit packet to node 1 in
+  // the same cycle: both reach router 1 at the same time and compete for its
+  // ejection port. With one VC the first packet holds the ejection VC until its
+  // tail has left, so the second follows it whole: its tail arrives at least
+  // 8 cycles later. With two VCs the packets share the port flit by flit and
+  // finish within a cycle or two of each other. In both cases every packet
+  // arrives whole (the NIC counts the flits of each VC's packet).
+  const std::string trace = test::scratch_dir() + "/two.txt";
+  std::ofstream(trace) << "5 0 1 8\n5 2 1 8\n";
+  std::vector<std::vector<std::string>> runs;
+  for (const char* vcs : {"1", "2"})
+    runs.push_back({"network.type=vc", "network.k=3", "network.n=1", std::string("router.vcs=") + vcs,
+                    "router.buffer_depth=8", "traffic.pattern=trace", "traffic.trace_file=" + trace,
+                    "measure.cycles=10"});
+  const auto results = run_scenarios(runs);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(results[i].problem, "") << i;
+    const auto& lat = results[i].results["result"]["latency"]["packet"];
+    ASSERT_EQ(lat["count"].get<unsigned>(), 2u);
+    const unsigned spread = lat["max"].get<unsigned>() - lat["min"].get<unsigned>();
+    if (i == 0) {
+      EXPECT_GE(spread, 8u) << "one VC: the second packet waits for the whole first one";
+    } else {
+      EXPECT_LE(spread, 2u) << "two VCs: the packets interleave";
+    }
+    // One VC: the winner streams as if alone on an idle network. Two VCs: the
+    // packets split the ejection port, so both are slower than alone.
+    const unsigned alone = zero_load_latency({1, 1, 1, 1, 1, 8, 8}, 2);
+    if (i == 0) {
+      EXPECT_EQ(lat["min"].get<unsigned>(), alone);
+    } else {
+      EXPECT_GT(lat["min"].get<unsigned>(), alone);
+    }
+  }
+}
+
 TEST(VcRun, AcceptedThroughputEqualsOfferedBelowSaturationAndEveryFlitArrivesAtFullLoad) {
   const auto results = run_scenarios({
       {"network.type=vc", "preset=booksim", "traffic.injection_rate=0.2"},
