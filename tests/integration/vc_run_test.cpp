@@ -151,14 +151,14 @@ TEST(VcRun, HotspotOnOffAndSizeListsOfferWhatTheyShould) {
   const auto results = run_scenarios({
       // Half the packets to node 5: node 5 accepts about 0.5 x 64 x rate + its uniform share.
       {"network.type=vc", "preset=booksim", "traffic.pattern=hotspot", "traffic.hotspot_fraction=0.5",
-       "traffic.hotspot_nodes=[5]", "traffic.injection_rate=0.01", "measure.cycles=20000"},
+       "traffic.hotspot_nodes=[5]", "traffic.injection_rate=0.01", "measure.cycles=10000"},
       // Bursty on/off source with the same average load as Bernoulli.
       {"network.type=vc", "preset=booksim", "traffic.injection=onoff", "traffic.burst_alpha=0.02",
-       "traffic.burst_beta=0.06", "traffic.injection_rate=0.1", "measure.cycles=20000"},
+       "traffic.burst_beta=0.06", "traffic.injection_rate=0.1", "measure.cycles=10000"},
       // Sizes 1 and 7 with weights 3:1: mean 2.5 flits; the flit rate is what is offered.
       {"network.type=vc", "preset=booksim", "traffic.packet_size=[1,7]", "traffic.packet_size_weights=[3,1]",
-       "traffic.injection_rate=0.1", "measure.cycles=20000"},
-      {"network.type=vc", "preset=booksim", "traffic.injection_rate=0.1", "measure.cycles=20000"},
+       "traffic.injection_rate=0.1", "measure.cycles=10000"},
+      {"network.type=vc", "preset=booksim", "traffic.injection_rate=0.1", "measure.cycles=10000"},
   });
   for (const auto& r : results) EXPECT_EQ(r.problem, "");
   const auto& hot = results[0].results["result"]["throughput"];
