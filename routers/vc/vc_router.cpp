@@ -31,16 +31,34 @@ void VcRouter::connect(unsigned port, FlitLink* in, FlitLink* out, CreditLink* c
   credit_in_[port] = credit_in;
   credit_out_[port] = credit_out;
   outputs_[port].resize(params_.vcs, downstream_depth);
-  if (in) in->connect_receiver(*this);
-  if (credit_in) credit_in->connect_receiver(*this);
+  if (in) {
+    if (in->latency() == 1 && use_mask_) in->connect_receiver(*this, arrivals_, port);
+    else in->connect_receiver(*this), use_mask_ = false;
+  }
+  if (credit_in) {
+    if (credit_in->latency() == 1 && use_mask_) credit_in->connect_receiver(*this, arrivals_, 8 + port);
+    else credit_in->connect_receiver(*this), use_mask_ = false;
+  }
 }
 
 Cycle VcRouter::tick(Cycle now) {
   // Credits first: a credit that arrives now can be used by this cycle's
   // switch allocation.
-  for (unsigned p = 0; p < ports_; ++p)
-    if (credit_in_[p]) credit_in_[p]->receive(now, [&](const Credit& c) { outputs_[p].credits.restore(c.vc); });
-  read_inputs(now);
+  if (use_mask_) {
+    std::uint32_t& word = arrivals_.ports[now & 1u];
+    for (std::uint32_t w = word >> 8; w != 0; w &= w - 1) {
+      const unsigned p = static_cast<unsigned>(__builtin_ctz(w));
+      credit_in_[p]->receive(now, [&](const Credit& c) { outputs_[p].credits.restore(c.vc); });
+    }
+    for (std::uint32_t w = word & 0xffu; w != 0; w &= w - 1) read_input(static_cast<unsigned>(__builtin_ctz(w)), now);
+    word = 0;
+  } else {
+    for (unsigned p = 0; p < ports_; ++p) {
+      if (credit_in_[p]) credit_in_[p]->receive(now, [&](const Credit& c) { outputs_[p].credits.restore(c.vc); });
+    }
+    for (unsigned p = 0; p < ports_; ++p)
+      if (in_[p]) read_input(p, now);
+  }
   // Switch traversal: flits granted the switch earlier leave on their links.
   crossbar_.leave(now, [&](unsigned p, const Flit& f) {
     out_[p]->send(now, f);
@@ -53,9 +71,8 @@ Cycle VcRouter::tick(Cycle now) {
   return busy ? now + 1 : kNever;
 }
 
-void VcRouter::read_inputs(Cycle now) {
-  for (unsigned p = 0; p < ports_; ++p) {
-    if (!in_[p]) continue;
+void VcRouter::read_input(unsigned p, Cycle now) {
+  {
     in_[p]->receive(now, [&](const Flit& f) {
       inputs_[p].buffer.push(f.vc, BufferedFlit{f, now + 1});  // buffer write takes this cycle
       ++buffered_;

@@ -64,7 +64,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   std::vector<unsigned> waits_on_vc(unsigned port, unsigned vc) const;
 
  private:
-  void read_inputs(Cycle now);
+  void read_input(unsigned port, Cycle now);
   void advance_heads(Cycle now);
   void allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
@@ -83,6 +83,10 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   Crossbar crossbar_;
   std::vector<std::uint64_t> sa_ready_;
   std::vector<int> sa_grant_;
+  // Latency-1 links mark their port here when they carry something (flits in
+  // bits 0..7, credits in bits 8..15), so idle ports are not read.
+  ArrivalMask arrivals_;
+  bool use_mask_ = true;
   unsigned buffered_ = 0;    // flits in the input buffers
   unsigned in_pipeline_ = 0; // heads in route computation or VC allocation
   bool heads_pending_ = false;  // an idle VC may have a head at its front
