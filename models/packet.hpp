@@ -27,6 +27,7 @@ struct Packet {
   std::uint32_t seq = 0;          // sender's sequence number for this (src, dst)
   std::uint32_t message = 0;      // ledger id; copies of a broadcast share it
   Cycle injected = 0;             // cycle the NIC put it on the first link
+  Cycle created = 0;              // cycle its source created it (open-loop traffic)
   std::uint32_t route = 0;        // family-specific routing state (e.g. iBT pattern)
   std::uint16_t hops = 0;         // links traversed so far
   std::uint8_t flags = 0;

@@ -4,6 +4,7 @@
 #include "testbench/fattree_packet_experiment.hpp"
 #include "testbench/fractional_experiment.hpp"
 #include "testbench/ibt_experiment.hpp"
+#include "testbench/vc_experiment.hpp"
 
 namespace icn {
 
@@ -15,6 +16,7 @@ const std::vector<NetworkKind>& network_kinds() {
       ibt_kind(),
       crossbar_kind(),
       hier_crossbar_kind(),
+      vc_kind(),
   };
   return kinds;
 }

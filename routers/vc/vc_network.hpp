@@ -1,0 +1,68 @@
+// VcNetwork: routers, NICs and the links between them for a mesh or torus.
+//
+// Every connection is two delay lines: flits one way (latency link_latency)
+// and credits back (latency link_latency + credit_delay). The NIC of node r
+// sits on port 0 of router r.
+#pragma once
+
+#include <systemc>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/engine.hpp"
+#include "models/ledger.hpp"
+#include "models/packet.hpp"
+#include "models/trace.hpp"
+#include "routers/vc/vc_nic.hpp"
+#include "routers/vc/vc_router.hpp"
+#include "routers/vc/vc_topology.hpp"
+
+namespace icn::vc {
+
+struct NetworkParams {
+  RouterParams router;
+  unsigned link_latency = 1;
+  unsigned credit_delay = 0;
+  unsigned max_packet_flits = 1u << 16;
+};
+
+class VcNetwork : public sc_core::sc_module {
+ public:
+  VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const NetworkParams& params, CycleEngine& engine,
+            PacketPool& pool, TrafficLedger& ledger);
+
+  const VcTopology& topology() const { return topo_; }
+  VcRouter& router(unsigned r) { return *routers_[r]; }
+  const VcRouter& router(unsigned r) const { return *routers_[r]; }
+  VcNic& nic(unsigned n) { return *nics_[n]; }
+  const VcNic& nic(unsigned n) const { return *nics_[n]; }
+
+  // Router-to-router flit links (not the NIC links), for utilisation.
+  struct NamedLink {
+    std::string name;
+    const FlitLink* link;
+  };
+  const std::vector<NamedLink>& channels() const { return channels_; }
+  std::uint64_t flits_buffered() const;
+
+  // When traffic is stuck: a cycle of input VCs each waiting for a credit of
+  // the next, as "r0_0 x+ vc0 -> r1_0 x- vc0 -> ... -> r0_0 x+ vc0", or "".
+  std::string waiting_cycle() const;
+
+  void trace(WaveformTracer& tracer, const std::string& prefix);
+
+ private:
+  const VcTopology& topo_;
+  NetworkParams params_;
+  std::vector<FlitLink> flit_out_;      // router r port p -> neighbour (or NIC for p = 0)
+  std::vector<CreditLink> credit_out_;  // router r input p -> upstream (or NIC)
+  std::vector<FlitLink> inject_;        // NIC r -> router r port 0
+  std::vector<CreditLink> eject_credit_;  // NIC r -> router r output 0
+  std::vector<std::unique_ptr<VcRouter>> routers_;
+  std::vector<std::unique_ptr<VcNic>> nics_;
+  std::vector<NamedLink> channels_;
+};
+
+}  // namespace icn::vc

@@ -1,0 +1,106 @@
+#include "routers/vc/vc_nic.hpp"
+
+#include "nics/icn_extension.hpp"
+
+namespace icn::vc {
+
+VcNic::VcNic(sc_core::sc_module_name name, Params params, PacketPool& pool, TrafficLedger& ledger)
+    : sc_module(name), Clocked(Phase::kNetwork), socket("socket"), params_(params), pool_(pool), ledger_(ledger),
+      credits_(params.vcs, params.buffer_depth), eject_count_(params.vcs, 0) {
+  socket.register_b_transport(this, &VcNic::b_transport);
+  last_vc_ = params.vcs - 1;
+}
+
+void VcNic::attach(FlitLink* inject, CreditLink* inject_credits, FlitLink* eject, CreditLink* eject_credits) {
+  inject_ = inject;
+  inject_credits_ = inject_credits;
+  eject_ = eject;
+  eject_credits_ = eject_credits;
+  inject_credits->connect_receiver(*this);
+  eject->connect_receiver(*this);
+}
+
+void VcNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  IcnExtension* ext = nullptr;
+  trans.get_extension(ext);
+  if (const auto form = message_write_form(trans, 0, kMaxPayloadBytes); form != tlm::TLM_OK_RESPONSE) {
+    trans.set_response_status(form);
+    return;
+  }
+  const unsigned flits = ext != nullptr ? ext->route : 1;
+  if (trans.get_address() >= params_.nodes || flits < 1 || flits > params_.max_packet_flits) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  const Cycle now = engine()->now();
+  const PacketId id = pool_.allocate();
+  Packet& p = pool_[id];
+  p.src = params_.node;
+  p.dst = static_cast<NodeId>(trans.get_address());
+  p.seq = ext != nullptr ? ext->seq : 0;
+  p.route = flits;  // the packet's length in flits
+  p.created = now;
+  p.message = static_cast<std::uint32_t>(ledger_.injected);
+  ++ledger_.injected;
+  ++ledger_.deliveries_expected;
+  queue_.push(id, now);
+  queue_.sample();
+  engine()->wake(*this, now + 1);  // written into the queue this cycle, readable the next
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+Cycle VcNic::tick(Cycle now) {
+  inject_credits_->receive(now, [&](const Credit& c) { credits_.restore(c.vc); });
+  eject_->receive(now, [&](const Flit& f) {
+    eject_credits_->send(now, Credit{f.vc});  // the ejection buffer empties at once
+    ++flits_ejected_;
+    ++eject_count_[f.vc];
+    if (!f.tail()) return;
+    const Packet& p = pool_[f.packet];
+    const unsigned flits = eject_count_[f.vc];
+    eject_count_[f.vc] = 0;
+    ++ledger_.delivered;
+    if (sink_) sink_->arrived(p, flits, now);
+    pool_.release(f.packet);
+    engine()->note_progress();
+  });
+
+  if (current_ == kNoPacket && !queue_.empty() && pool_[queue_.front()].created < now) {
+    // A new packet: the next VC (round-robin) with room for its head.
+    for (unsigned i = 1; i <= params_.vcs; ++i) {
+      const unsigned v = (last_vc_ + i) % params_.vcs;
+      if (credits_.available(v) == 0) continue;
+      current_ = queue_.pop();
+      sent_ = 0;
+      size_ = pool_[current_].route;
+      vc_ = last_vc_ = v;
+      break;
+    }
+  }
+  if (current_ != kNoPacket && credits_.available(vc_) != 0) {
+    Flit f;
+    f.packet = current_;
+    f.vc = static_cast<std::uint8_t>(vc_);
+    f.bits = static_cast<std::uint8_t>((sent_ == 0 ? Flit::kHead : 0) | (sent_ + 1 == size_ ? Flit::kTail : 0));
+    if (sent_ == 0) pool_[current_].injected = now;
+    credits_.consume(vc_);
+    inject_->send(now, f);
+    engine()->note_progress();
+    if (++sent_ == size_) current_ = kNoPacket;
+  }
+  if (current_ != kNoPacket) return credits_.available(vc_) != 0 ? now + 1 : kNever;  // a credit wakes us
+  if (queue_.empty()) return kNever;
+  for (unsigned v = 0; v < params_.vcs; ++v)
+    if (credits_.available(v) != 0) return now + 1;
+  return kNever;
+}
+
+void VcNic::report_held(std::vector<HeldTraffic>& out) const {
+  if (queued() == 0) return;
+  const PacketId head = current_ != kNoPacket ? current_ : queue_.front();
+  const Packet& p = pool_[head];
+  out.push_back({std::string(name()) + " injection queue", queued(),
+                 "packet " + std::to_string(p.src) + " -> " + std::to_string(p.dst), p.created});
+}
+
+}  // namespace icn::vc

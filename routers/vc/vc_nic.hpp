@@ -1,0 +1,86 @@
+// VcNic: the network interface of the virtual-channel network.
+//
+// Processor side: a TLM-2.0 target socket (nics/icn_extension.hpp); a write
+// to address d is one packet to node d, its length in flits in the
+// extension's route word. Packets wait in an injection queue of unbounded
+// depth (so the offered load does not depend on the network), are written to
+// it in the cycle they are created and leave it from the next cycle on.
+// Network side: one flit per cycle into the router's local input port, on a
+// VC chosen round-robin among those with a credit, each flit spending one
+// credit; one ejection port that accepts a flit every cycle and returns its
+// credit at once.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <string>
+#include <vector>
+
+#include "models/engine.hpp"
+#include "models/ledger.hpp"
+#include "models/packet.hpp"
+#include "models/packet_queue.hpp"
+#include "routers/common/vc_buffer.hpp"
+#include "routers/vc/vc_router.hpp"
+
+namespace icn::vc {
+
+// Receives every packet whose tail reached its destination NIC.
+class ArrivalSink {
+ public:
+  virtual ~ArrivalSink() = default;
+  virtual void arrived(const Packet& packet, unsigned flits, Cycle tail_cycle) = 0;
+};
+
+class VcNic : public sc_core::sc_module, public Clocked {
+ public:
+  struct Params {
+    NodeId node = 0;
+    NodeId nodes = 0;
+    unsigned vcs = 2;
+    unsigned buffer_depth = 4;   // of the router's local input VCs
+    unsigned max_packet_flits = 1u << 16;
+  };
+
+  tlm_utils::simple_target_socket<VcNic> socket;
+
+  VcNic(sc_core::sc_module_name name, Params params, PacketPool& pool, TrafficLedger& ledger);
+
+  void attach(FlitLink* inject, CreditLink* inject_credits, FlitLink* eject, CreditLink* eject_credits);
+  void set_sink(ArrivalSink& sink) { sink_ = &sink; }
+
+  Cycle tick(Cycle now) override;
+  std::string block_name() const override { return name(); }
+  void report_held(std::vector<HeldTraffic>& out) const override;
+
+  NodeId node() const { return params_.node; }
+  std::size_t queued() const { return queue_.size() + (current_ != kNoPacket ? 1 : 0); }
+  std::size_t max_queue() const { return queue_.max_occupancy(); }
+  std::uint64_t flits_ejected() const { return flits_ejected_; }
+  const FlitLink* inject_link() const { return inject_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
+  Params params_;
+  PacketPool& pool_;
+  TrafficLedger& ledger_;
+  ArrivalSink* sink_ = nullptr;
+  FlitLink* inject_ = nullptr;
+  CreditLink* inject_credits_ = nullptr;
+  FlitLink* eject_ = nullptr;
+  CreditLink* eject_credits_ = nullptr;
+  PacketQueue queue_;
+  CreditCounter credits_;
+  PacketId current_ = kNoPacket;  // the packet being injected
+  unsigned sent_ = 0;             // its flits sent so far
+  unsigned size_ = 0;
+  unsigned vc_ = 0;
+  unsigned last_vc_ = 0;
+  std::vector<unsigned> eject_count_;  // flits received per VC for the packet on it
+  std::uint64_t flits_ejected_ = 0;
+};
+
+}  // namespace icn::vc

@@ -1,0 +1,88 @@
+#include "routers/vc/vc_topology.hpp"
+
+#include <stdexcept>
+
+namespace icn::vc {
+
+VcTopology::VcTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline, bool adaptive)
+    : kind_(kind), k_(k), n_(n), vcs_(vcs), dateline_(dateline && kind == TopologyKind::kTorus), adaptive_(adaptive) {
+  if (adaptive && (kind != TopologyKind::kMesh || n != 2))
+    throw std::invalid_argument("vc topology: adaptive (west-first) routing needs a 2-D mesh");
+  if (n < 1 || n > 3 || k < 2) throw std::invalid_argument("vc topology: k >= 2, n = 1..3");
+  routers_ = 1;
+  for (unsigned d = 0; d < n; ++d) {
+    stride_[d] = routers_;
+    routers_ *= k;
+  }
+  if (dateline_ && vcs < 2) throw std::invalid_argument("vc topology: datelines need at least 2 VCs");
+}
+
+unsigned VcTopology::coord(unsigned router, unsigned dim) const { return (router / stride_[dim]) % k_; }
+
+int VcTopology::neighbor(unsigned router, unsigned port) const {
+  if (port == 0 || port > 2 * n_) return -1;
+  const unsigned d = (port - 1) / 2;
+  const bool plus = (port % 2) == 1;
+  const unsigned x = coord(router, d);
+  unsigned nx;
+  if (plus) {
+    if (x + 1 == k_ && kind_ == TopologyKind::kMesh) return -1;
+    nx = (x + 1) % k_;
+  } else {
+    if (x == 0 && kind_ == TopologyKind::kMesh) return -1;
+    nx = (x + k_ - 1) % k_;
+  }
+  return static_cast<int>(router - x * stride_[d] + nx * stride_[d]);
+}
+
+std::string VcTopology::port_name(unsigned port) {
+  if (port == 0) return "local";
+  static const char* dims = "xyz";
+  return std::string(1, dims[(port - 1) / 2]) + ((port % 2) == 1 ? "+" : "-");
+}
+
+std::string VcTopology::router_name(unsigned router) const {
+  std::string s = "r";
+  for (unsigned d = 0; d < n_; ++d) s += (d ? "_" : "") + std::to_string(coord(router, d));
+  return s;
+}
+
+RouteChoice VcTopology::route(unsigned at, NodeId src, NodeId dst) const {
+  const std::uint64_t all = vcs_ == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << vcs_) - 1);
+  if (adaptive_) {
+    const unsigned x = coord(at, 0), y = coord(at, 1), tx = coord(dst, 0), ty = coord(dst, 1);
+    if (tx < x) return RouteChoice{2, all};          // west first, and only west
+    const unsigned yport = ty > y ? 3u : 4u;
+    if (tx > x && ty != y) return RouteChoice{1, all, true, yport};  // east or north/south
+    if (tx > x) return RouteChoice{1, all};
+    if (ty != y) return RouteChoice{yport, all};
+    return RouteChoice{0, all};
+  }
+  for (unsigned d = 0; d < n_; ++d) {
+    const unsigned x = coord(at, d);
+    const unsigned t = coord(dst, d);
+    if (x == t) continue;
+    bool plus;
+    if (kind_ == TopologyKind::kMesh) {
+      plus = t > x;
+    } else {
+      const unsigned forward = (t + k_ - x) % k_;
+      plus = forward <= k_ - forward;
+    }
+    RouteChoice c{1 + 2 * d + (plus ? 0u : 1u), all};
+    if (dateline_) {
+      // The class of the next buffer: upper once this dimension's wrap link is
+      // crossed, i.e. when the next coordinate has passed round the source's.
+      const unsigned s = coord(src, d);
+      const unsigned next = plus ? (x + 1) % k_ : (x + k_ - 1) % k_;
+      const bool crossed = plus ? next < s : next > s;
+      const unsigned half = vcs_ / 2;
+      const std::uint64_t lower = (std::uint64_t{1} << half) - 1;
+      c.vc_mask = crossed ? (all & ~lower) : lower;
+    }
+    return c;
+  }
+  return RouteChoice{0, all};  // arrived: eject
+}
+
+}  // namespace icn::vc

@@ -1,0 +1,549 @@
+#include "testbench/vc_experiment.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <memory>
+#include <sstream>
+
+#include "models/ledger.hpp"
+#include "models/open_loop.hpp"
+#include "models/packet.hpp"
+#include "models/stats.hpp"
+#include "routers/vc/vc_network.hpp"
+#include "testbench/open_loop_source.hpp"
+#include "testbench/synthetic_traffic.hpp"
+
+namespace icn {
+
+namespace {
+
+using vc::TopologyKind;
+
+std::vector<ParamSpec> network_params() {
+  return {
+      {"preset", "none", "none|booksim",
+       "booksim: every key below that the scenario does not give takes BookSim 2's default "
+       "(iq router, docs/vc_router.md)"},
+      {"network.topology", "mesh", "mesh|torus", "k-ary n-dimensional mesh or torus"},
+      {"network.k", "8", "2..256", "routers per dimension"},
+      {"network.n", "2", "1..3", "dimensions"},
+      {"network.link_latency", "1", "1..64", "cycles for a flit (or credit) to cross a link"},
+      {"router.vcs", "2", "1..16 (ports x vcs <= 64)", "virtual channels per input port"},
+      {"router.buffer_depth", "4", "1..1024", "flits of buffer per VC"},
+      {"router.routing", "dor", "dor|adaptive",
+       "dor: dimension order (datelines on the torus); adaptive: west-first, 2-D mesh only"},
+      {"router.dateline", "true", "true|false", "torus: split the VCs into dateline classes (false can deadlock)"},
+      {"router.routing_delay", "1", "1..16", "route computation stage, cycles"},
+      {"router.vc_alloc_delay", "1", "1..16", "VC allocation stage, cycles"},
+      {"router.sw_alloc_delay", "1", "1..16", "switch allocation stage, cycles"},
+      {"router.st_delay", "1", "1..16", "switch traversal stage, cycles"},
+      {"router.credit_delay", "0", "0..64", "extra cycles before a freed buffer entry's credit leaves"},
+      {"router.vc_allocator", "islip", "islip|round_robin", "separable input-first VC allocator"},
+      {"router.alloc_iterations", "1", "1..8", "iSLIP iterations of the VC allocator"},
+  };
+}
+
+std::vector<ParamSpec> traffic_params() {
+  return {
+      {"traffic.pattern", "uniform", join_choices(pattern_names()), "destination pattern"},
+      {"traffic.injection_rate", "0.05", "0..1 (flits/node/cycle; packets/node/cycle <= 1)",
+       "offered load in flits per node per cycle"},
+      {"traffic.packet_size", "4", "1..65536, or a list of sizes", "packet length in flits"},
+      {"traffic.packet_size_weights", "[]", "list of weights > 0, one per size (empty: equal)",
+       "probabilities of the sizes in traffic.packet_size"},
+      {"traffic.self_traffic", "true", "true|false", "uniform: a node may draw itself (BookSim: true)"},
+      {"traffic.injection", "bernoulli", "bernoulli|onoff", "injection process"},
+      {"traffic.burst_alpha", "0.1", "0 < alpha <= 1", "on/off: probability per cycle of turning on"},
+      {"traffic.burst_beta", "0.1", "0 < beta <= 1", "on/off: probability per cycle of turning off"},
+      {"traffic.hotspot_fraction", "0.1", "0..1", "hotspot: fraction of packets sent to a hotspot node"},
+      {"traffic.hotspot_nodes", "[0]", "list of nodes 0..N-1", "hotspot: the hotspot nodes"},
+      {"traffic.trace_file", "", "a file of 'cycle source destination size' lines", "trace: the trace"},
+      {"measure.sample_period", "1000", "1..10^9", "cycles per sample period"},
+      {"measure.warmup_periods", "0", "0..1000", "warm-up periods; 0 = until latency is steady"},
+      {"measure.max_samples", "10", "1..10000", "sample periods of measurement before giving up converging"},
+      {"measure.latency_threshold", "500", "1..10^9", "average latency above which the run is unstable"},
+      {"measure.stopping_threshold", "0.05", "0..1", "relative change of latency that counts as converged"},
+      {"measure.cycles", "0", "0..2^40", "0: warm-up/measure/drain phases; > 0: measure every packet "
+                                         "created in cycles 1..cycles (no warm-up)"},
+      {"measure.drain_all", "true", "true|false", "after the measured packets, stop the sources and drain every packet"},
+  };
+}
+
+// BookSim 2's defaults for the iq router and sim_type latency.
+const std::vector<std::pair<std::string, std::string>>& booksim_preset() {
+  static const std::vector<std::pair<std::string, std::string>> p{
+      {"router.vcs", "2"},
+      {"router.buffer_depth", "4"},
+      {"router.routing", "dor"},
+      {"router.routing_delay", "1"},
+      {"router.vc_alloc_delay", "1"},
+      {"router.sw_alloc_delay", "1"},
+      {"router.st_delay", "1"},
+      {"router.credit_delay", "0"},
+      {"router.vc_allocator", "islip"},
+      {"router.alloc_iterations", "1"},
+      {"network.link_latency", "1"},
+      {"traffic.packet_size", "4"},
+      {"traffic.self_traffic", "true"},
+      {"traffic.injection", "bernoulli"},
+      {"measure.sample_period", "1000"},
+      {"measure.warmup_periods", "3"},
+      {"measure.max_samples", "10"},
+      {"measure.latency_threshold", "500"},
+      {"measure.stopping_threshold", "0.05"},
+  };
+  return p;
+}
+
+struct VcSetup : ExperimentSetup {
+  TopologyKind topology = TopologyKind::kMesh;
+  unsigned k = 8, n = 2;
+  bool dateline = true;
+  bool adaptive = false;
+  vc::NetworkParams net;
+  DestinationPattern pattern;
+  PacketSizes sizes;
+  InjectionProcess process;
+  double rate = 0;
+  std::vector<TraceEntry> trace;
+  OpenLoopPhases::Params phases;
+  Cycle fixed_cycles = 0;
+  bool drain_all = true;
+
+  std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
+};
+
+std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
+  auto s = std::make_unique<VcSetup>();
+  cfg.declare(network_params());
+  cfg.declare(traffic_params());
+  if (cfg.choice("preset", {"none", "booksim"}) == "booksim")
+    for (const auto& [key, value] : booksim_preset())
+      if (!cfg.given(key)) cfg.apply_override(key + "=" + value);
+
+  s->topology = cfg.choice("network.topology", {"mesh", "torus"}) == "mesh" ? TopologyKind::kMesh : TopologyKind::kTorus;
+  s->k = static_cast<unsigned>(cfg.integer("network.k", 2, 256));
+  s->n = static_cast<unsigned>(cfg.integer("network.n", 1, 3));
+  double routers = std::pow(static_cast<double>(s->k), s->n);
+  if (routers > (1 << 20)) cfg.fail("network.k", "k^n must be at most 1048576 routers");
+  s->net.link_latency = static_cast<unsigned>(cfg.integer("network.link_latency", 1, 64));
+  auto& r = s->net.router;
+  r.vcs = static_cast<unsigned>(cfg.integer("router.vcs", 1, 16));
+  if ((2 * s->n + 1) * r.vcs > 64) cfg.fail("router.vcs", "ports x vcs must be <= 64 (ports = 2n+1)");
+  r.buffer_depth = static_cast<unsigned>(cfg.integer("router.buffer_depth", 1, 1024));
+  s->adaptive = cfg.choice("router.routing", {"dor", "adaptive"}) == "adaptive";
+  if (s->adaptive && (s->topology != TopologyKind::kMesh || s->n != 2))
+    cfg.fail("router.routing", "adaptive (west-first) needs network.topology=mesh and network.n=2; use dor");
+  if (s->topology == TopologyKind::kTorus) {
+    s->dateline = cfg.boolean("router.dateline");
+    if (s->dateline && r.vcs < 2) cfg.fail("router.vcs", "the torus with datelines needs at least 2 VCs (or router.dateline=false)");
+  } else {
+    cfg.declare_unused("router.dateline", "applies only to network.topology=torus");
+    s->dateline = false;
+  }
+  r.routing_delay = static_cast<unsigned>(cfg.integer("router.routing_delay", 1, 16));
+  r.vc_alloc_delay = static_cast<unsigned>(cfg.integer("router.vc_alloc_delay", 1, 16));
+  r.sw_alloc_delay = static_cast<unsigned>(cfg.integer("router.sw_alloc_delay", 1, 16));
+  r.st_delay = static_cast<unsigned>(cfg.integer("router.st_delay", 1, 16));
+  s->net.credit_delay = static_cast<unsigned>(cfg.integer("router.credit_delay", 0, 64));
+  r.vc_allocator.islip = cfg.choice("router.vc_allocator", {"islip", "round_robin"}) == "islip";
+  r.vc_allocator.iterations = static_cast<unsigned>(cfg.integer("router.alloc_iterations", 1, 8));
+
+  // Traffic.
+  const unsigned nodes = static_cast<unsigned>(routers);
+  const std::string pattern = cfg.choice("traffic.pattern", pattern_names());
+  for (std::size_t i = 0; i < pattern_names().size(); ++i)
+    if (pattern_names()[i] == pattern) s->pattern.kind = static_cast<PatternKind>(i);
+  s->pattern.nodes = nodes;
+  s->pattern.k = s->k;
+  s->pattern.n = s->n;
+  s->pattern.self_traffic = cfg.boolean("traffic.self_traffic");
+  const std::string why = s->pattern.problem();
+  if (!why.empty()) cfg.fail("traffic.pattern", pattern + " " + why);
+
+  const YAML::Node size_node = cfg.node("traffic.packet_size");
+  if (size_node.IsSequence()) {
+    s->sizes.sizes.clear();
+    for (auto v : cfg.integer_list("traffic.packet_size", 1, 65536)) s->sizes.sizes.push_back(static_cast<unsigned>(v));
+    if (s->sizes.sizes.empty()) cfg.fail("traffic.packet_size", "a list needs at least one size (1..65536)");
+    const YAML::Node w = cfg.node("traffic.packet_size_weights");
+    s->sizes.weights.assign(s->sizes.sizes.size(), 1.0);
+    if (w.IsSequence() && w.size() != 0) {
+      if (w.size() != s->sizes.sizes.size())
+        cfg.fail("traffic.packet_size_weights", "needs one weight > 0 per size in traffic.packet_size");
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        double x = -1;
+        try { x = w[i].as<double>(); } catch (...) {}
+        if (!(x > 0)) cfg.fail("traffic.packet_size_weights", "weights must be numbers > 0");
+        s->sizes.weights[i] = x;
+      }
+    }
+  } else {
+    s->sizes.sizes = {static_cast<unsigned>(cfg.integer("traffic.packet_size", 1, 65536))};
+    s->sizes.weights = {1.0};
+  }
+  unsigned max_size = 0;
+  for (unsigned z : s->sizes.sizes) max_size = std::max(max_size, z);
+  s->net.max_packet_flits = std::max(max_size, 65536u);
+
+  if (s->pattern.kind == PatternKind::kHotspot) {
+    s->pattern.hotspot_fraction = cfg.real("traffic.hotspot_fraction", 0, 1);
+    for (auto v : cfg.integer_list("traffic.hotspot_nodes", 0, nodes - 1)) s->pattern.hotspots.push_back(static_cast<NodeId>(v));
+    if (s->pattern.hotspots.empty()) cfg.fail("traffic.hotspot_nodes", "needs at least one node 0.." + std::to_string(nodes - 1));
+  } else {
+    cfg.declare_unused("traffic.hotspot_fraction", "applies only to traffic.pattern=hotspot");
+    cfg.declare_unused("traffic.hotspot_nodes", "applies only to traffic.pattern=hotspot");
+  }
+  if (s->pattern.kind == PatternKind::kTrace) {
+    const std::string path = cfg.text("traffic.trace_file");
+    if (path.empty()) cfg.fail("traffic.trace_file", "traffic.pattern=trace needs a trace file");
+    s->trace = read_trace(path, nodes, 65536);
+    cfg.declare_unused("traffic.injection_rate", "the trace gives the packets");
+  } else {
+    cfg.declare_unused("traffic.trace_file", "applies only to traffic.pattern=trace");
+    s->rate = cfg.real("traffic.injection_rate", 0, 1);
+    s->process.packet_rate = s->rate / s->sizes.mean();
+    if (s->process.packet_rate > 1)
+      cfg.fail("traffic.injection_rate", "at most one packet per node per cycle (rate / mean packet size <= 1)");
+    if (cfg.choice("traffic.injection", {"bernoulli", "onoff"}) == "onoff") {
+      s->process.kind = InjectionProcess::Kind::kOnOff;
+      s->process.alpha = cfg.real("traffic.burst_alpha", 0, 1);
+      s->process.beta = cfg.real("traffic.burst_beta", 0, 1);
+      if (s->process.alpha <= 0) cfg.fail("traffic.burst_alpha", "must be > 0 (0 < alpha <= 1)");
+      if (s->process.beta <= 0) cfg.fail("traffic.burst_beta", "must be > 0 (0 < beta <= 1)");
+      if (s->process.packet_rate * (s->process.alpha + s->process.beta) / s->process.alpha > 1)
+        cfg.fail("traffic.injection_rate", "too high for this burstiness: rate (alpha+beta)/alpha must be <= 1 packet/cycle");
+    } else {
+      cfg.declare_unused("traffic.burst_alpha", "applies only to traffic.injection=onoff");
+      cfg.declare_unused("traffic.burst_beta", "applies only to traffic.injection=onoff");
+    }
+  }
+
+  s->phases.sample_period = static_cast<Cycle>(cfg.integer("measure.sample_period", 1, 1000000000));
+  s->phases.warmup_periods = static_cast<unsigned>(cfg.integer("measure.warmup_periods", 0, 1000));
+  s->phases.max_samples = static_cast<unsigned>(cfg.integer("measure.max_samples", 1, 10000));
+  s->phases.latency_threshold = cfg.real("measure.latency_threshold", 1, 1e9);
+  s->phases.stopping_threshold = cfg.real("measure.stopping_threshold", 0, 1);
+  s->phases.acc_stopping_threshold = s->phases.stopping_threshold;
+  s->phases.warmup_threshold = s->phases.stopping_threshold;
+  s->fixed_cycles = static_cast<Cycle>(cfg.integer("measure.cycles", 0, std::int64_t{1} << 40));
+  s->drain_all = cfg.boolean("measure.drain_all");
+  return s;
+}
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+// Watches the network in sample periods, runs the open-loop phase controller
+// and collects the statistics of the measured packets.
+class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
+ public:
+  VcExperiment(sc_core::sc_module_name name, const VcSetup& setup, const RunContext& ctx)
+      : Experiment(name),
+        Clocked(Phase::kProcessor),
+        setup_(setup),
+        engine_("engine", ctx.engine),
+        topo_(setup.topology, setup.k, setup.n, setup.net.router.vcs, setup.dateline, setup.adaptive),
+        network_("net", topo_, setup.net, engine_, pool_, ledger_),
+        phases_(setup.phases),
+        node_accepted_(topo_.nodes(), 0) {
+    engine_.set_in_flight_probe([this] { return pool_.live(); });
+    engine_.add(*this);
+    std::vector<std::vector<TraceEntry>> per_node(topo_.nodes());
+    for (const auto& e : setup.trace) per_node[e.src].push_back(e);
+    for (NodeId node = 0; node < topo_.nodes(); ++node) {
+      sources_.push_back(std::make_unique<OpenLoopSource>(
+          ("pe" + std::to_string(node)).c_str(), node, setup_.pattern, setup_.sizes, setup_.process, ctx.seed,
+          std::move(per_node[node]), [this](NodeId, unsigned flits, Cycle c) { created(flits, c); }));
+      OpenLoopSource& src = *sources_.back();
+      src.socket.bind(network_.nic(node).socket);
+      network_.nic(node).set_sink(*this);
+      engine_.add(src);
+      src.start();
+    }
+    if (setup.fixed_cycles > 0) {
+      measure_start_ = 1;
+      measure_end_ = setup.fixed_cycles + 1;
+      next_tick_ = measure_end_;
+    } else {
+      next_tick_ = setup.phases.sample_period;
+    }
+    engine_.wake(*this, next_tick_);
+    if (ctx.tracer != nullptr) network_.trace(*ctx.tracer, std::string(this->name()));
+  }
+
+  // --- the testbench's own block: period boundaries ---
+  Cycle tick(Cycle now) override {
+    if (done_) return kNever;
+    if (now < next_tick_) return next_tick_;  // the per-block scheduler calls every cycle
+    next_tick_ = now + 1;
+    if (all_sources_stopped_) {  // draining everything: done when the network is empty
+      if (pool_.live() == 0) {
+        finish();
+        return kNever;
+      }
+      return now + 1;
+    }
+    if (setup_.fixed_cycles > 0) {  // fixed window, then drain
+      draining_ = true;
+      maybe_finish(now);
+      return done_ ? kNever : (next_tick_ = now + setup_.phases.sample_period);
+    }
+    occupancy_sum_ += double(network_.flits_buffered());  // VC occupancy, sampled per period
+    ++occupancy_samples_;
+    const double window_latency = ratio(window_latency_sum_, window_packets_);
+    const double accepted = ratio(window_flits_, double(topo_.nodes()) * setup_.phases.sample_period);
+    window_latency_sum_ = 0;
+    window_packets_ = 0;
+    window_flits_ = 0;
+    using S = OpenLoopPhases::State;
+    const S before = phases_.state();
+    S state;
+    if (before == S::kDraining) {
+      double age = 0;
+      const double sum = packet_latency_.mean() * packet_latency_.count() + (double(now) * outstanding_ - outstanding_created_sum_);
+      age = ratio(sum, double(packet_latency_.count() + outstanding_));
+      state = phases_.drain_check(age);
+    } else {
+      const double latency = before == S::kMeasuring && packet_latency_.count() > 0 ? packet_latency_.mean() : window_latency;
+      state = phases_.end_of_period(latency, accepted);
+    }
+    if (before == S::kWarmingUp && state == S::kMeasuring) {
+      measure_start_ = now + 1;
+      warmup_end_ = now;
+    }
+    if (before == S::kMeasuring && state != S::kMeasuring) measure_end_ = now + 1;
+    if (state == S::kDone && !phases_.stable()) {  // unstable: stop at once
+      if (measure_end_ == kNever) measure_end_ = now + 1;
+      finish();
+      return kNever;
+    }
+    if (state == S::kDraining) {
+      draining_ = true;
+      maybe_finish(now);
+    }
+    return done_ ? kNever : (next_tick_ = now + setup_.phases.sample_period);
+  }
+  std::string block_name() const override { return std::string(name()) + ".measurement"; }
+
+  // --- packets created and delivered ---
+  void created(unsigned flits, Cycle c) {
+    ++created_packets_;
+    if (c >= measure_start_ && c < measure_end_) {
+      ++outstanding_;
+      outstanding_created_sum_ += double(c);
+      offered_flits_ += flits;
+    }
+  }
+
+  void arrived(const Packet& p, unsigned flits, Cycle tail) override {
+    const Cycle now = tail;
+    if (flits != p.route && wrong_.empty())
+      wrong_ = "packet " + std::to_string(p.src) + " -> " + std::to_string(p.dst) + " arrived with " +
+               std::to_string(flits) + " of its " + std::to_string(p.route) + " flits";
+    window_latency_sum_ += double(tail - p.created);
+    ++window_packets_;
+    window_flits_ += flits;
+    delivered_flits_ += flits;
+    if (now >= measure_start_ && now < measure_end_) {
+      accepted_flits_ += flits;
+      node_accepted_[p.dst] += flits;
+    }
+    if (p.created >= measure_start_ && p.created < measure_end_) {
+      if (p.hops >= by_hops_.size()) by_hops_.resize(p.hops + 1);
+      by_hops_[p.hops].add(tail - p.injected);
+      packet_latency_.add(tail - p.created);
+      network_latency_.add(tail - p.injected);
+      hops_.add(p.hops);
+      --outstanding_;
+      outstanding_created_sum_ -= double(p.created);
+    }
+    if (draining_) maybe_finish(now);
+  }
+
+  void maybe_finish(Cycle now) {
+    if (done_ || outstanding_ != 0) return;
+    if (!all_sources_stopped_) {
+      phases_.drained();
+      measured_drained_at_ = now;
+      if (!setup_.drain_all) {
+        finish();
+        return;
+      }
+      for (auto& s : sources_) s->stop_injecting();
+      all_sources_stopped_ = true;
+    }
+    next_tick_ = std::min(next_tick_, now + 1);
+    engine_.wake(*this, now + 1);  // the packet that just arrived is released after this call
+  }
+
+  void finish() {
+    done_ = true;
+    engine_.stop();
+  }
+
+  // --- Experiment ---
+  CycleEngine& engine() override { return engine_; }
+  std::uint64_t routers() const override { return topo_.routers(); }
+
+  bool stable() const { return phases_.stable() && engine_.outcome().status == RunOutcome::Status::kCompleted; }
+
+  std::string problem() const override {
+    const RunOutcome& o = engine_.outcome();
+    if (o.status != RunOutcome::Status::kCompleted) {
+      std::string d = o.diagnostic;
+      const std::string cyc = network_.waiting_cycle();
+      if (!cyc.empty()) d += "; waiting cycle: " + cyc;
+      return d;
+    }
+    if (!wrong_.empty()) return wrong_;
+    if (ledger_.delivered + pool_.live() != ledger_.injected)
+      return "conservation violated: " + std::to_string(ledger_.injected) + " packets injected, " +
+             std::to_string(ledger_.delivered) + " delivered, " + std::to_string(pool_.live()) + " held";
+    if (phases_.stable() && outstanding_ != 0) return std::to_string(outstanding_) + " measured packet(s) never arrived";
+    return "";
+  }
+
+  Cycle measured_cycles() const {
+    const Cycle end = measure_end_ == kNever ? engine_.outcome().last_cycle + 1 : measure_end_;
+    return end > measure_start_ ? end - measure_start_ : 0;
+  }
+
+  static nlohmann::ordered_json summary(const Histogram& h) {
+    return {{"mean", h.mean()}, {"p50", h.percentile(50)}, {"p99", h.percentile(99)}, {"max", h.max()},
+            {"min", h.min()}, {"count", h.count()}};
+  }
+
+  void write_results(nlohmann::ordered_json& out) const override {
+    const double nodes = topo_.nodes();
+    const double cycles = double(measured_cycles());
+    nlohmann::ordered_json r;
+    r["status"] = to_string(engine_.outcome().status);
+    r["stable"] = stable();
+    r["verified"] = problem().empty();
+    r["conservation"] = problem().empty() ? "ok" : problem();
+    r["latency"]["packet"] = summary(packet_latency_);
+    r["latency"]["packet"]["histogram"] = packet_latency_.to_json()["bins"];
+    r["latency"]["network"] = summary(network_latency_);
+    r["throughput"]["offered"] = ratio(double(offered_flits_), nodes * cycles);
+    r["throughput"]["accepted"] = ratio(double(accepted_flits_), nodes * cycles);
+    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+    for (auto a : node_accepted_) {
+      lo = std::min(lo, a);
+      hi = std::max(hi, a);
+    }
+    r["throughput"]["accepted_min"] = ratio(double(lo), cycles);
+    r["throughput"]["accepted_max"] = ratio(double(hi), cycles);
+    r["hops"] = summary(hops_);
+    r["packets"] = {{"created", created_packets_}, {"delivered", ledger_.delivered},
+                    {"measured", packet_latency_.count()}, {"held_at_end", pool_.live()}};
+    r["phases"] = {{"warmup_end", warmup_end_}, {"measure_start", measure_start_},
+                   {"measure_end", measure_end_ == kNever ? 0 : measure_end_},
+                   {"measured_drained", measured_drained_at_}, {"periods", phases_.periods()},
+                   {"converged", phases_.converged()}};
+    const std::string why = problem();
+    if (!why.empty()) r["problem"] = why;
+    const std::string cyc = engine_.outcome().status == RunOutcome::Status::kStalled ? network_.waiting_cycle() : "";
+    if (!cyc.empty()) r["waiting_cycle"] = cyc;
+    if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
+    nlohmann::ordered_json hops = nlohmann::ordered_json::array();
+    for (std::size_t h = 0; h < by_hops_.size(); ++h)
+      if (by_hops_[h].count() != 0)
+        hops.push_back({{"routers", h}, {"packets", by_hops_[h].count()}, {"network_latency_mean", by_hops_[h].mean()},
+                        {"per_router", by_hops_[h].mean() / double(h)}});
+    r["latency"]["network"]["by_hops"] = hops;
+    out["result"] = r;
+
+    const double run_cycles = double(engine_.outcome().last_cycle);
+    double usum = 0, umax = 0;
+    for (const auto& c : network_.channels()) {
+      const double u = ratio(double(c.link->transfers()), run_cycles);
+      usum += u;
+      umax = std::max(umax, u);
+    }
+    std::size_t max_q = 0;
+    for (NodeId n = 0; n < topo_.nodes(); ++n) max_q = std::max(max_q, network_.nic(n).max_queue());
+    out["vc"] = {{"channels", network_.channels().size()},
+                 {"channel_utilisation_mean", ratio(usum, double(network_.channels().size()))},
+                 {"channel_utilisation_max", umax},
+                 {"max_injection_queue", max_q},
+                 {"vc_occupancy_mean", ratio(occupancy_sum_, double(occupancy_samples_) * topo_.routers() * topo_.ports() *
+                                                                 setup_.net.router.vcs)},
+                 {"routers", topo_.routers()}};
+  }
+
+  std::vector<std::string> table_header() const override {
+    return {"network", "pattern", "offered", "accepted", "packet lat", "network lat", "p99", "hops", "stable", "verified"};
+  }
+  std::vector<std::string> table_row() const override {
+    auto f = [](double x, int digits) {
+      std::ostringstream s;
+      s << std::fixed << std::setprecision(digits) << x;
+      return s.str();
+    };
+    nlohmann::ordered_json j;
+    write_results(j);
+    const auto& r = j["result"];
+    std::string net = std::string(topo_.kind() == TopologyKind::kMesh ? "mesh " : "torus ") + std::to_string(topo_.k());
+    for (unsigned d = 1; d < topo_.n(); ++d) net += "x" + std::to_string(topo_.k());
+    return {net,
+            pattern_names()[static_cast<std::size_t>(setup_.pattern.kind)],
+            f(r["throughput"]["offered"].get<double>(), 4),
+            f(r["throughput"]["accepted"].get<double>(), 4),
+            f(r["latency"]["packet"]["mean"].get<double>(), 2),
+            f(r["latency"]["network"]["mean"].get<double>(), 2),
+            std::to_string(r["latency"]["packet"]["p99"].get<std::uint64_t>()),
+            f(r["hops"]["mean"].get<double>(), 2),
+            stable() ? "yes" : "NO",
+            problem().empty() ? "yes" : "NO"};
+  }
+
+ private:
+  const VcSetup setup_;
+  PacketPool pool_;
+  TrafficLedger ledger_;
+  CycleEngine engine_;
+  vc::VcTopology topo_;
+  vc::VcNetwork network_;
+  OpenLoopPhases phases_;
+  std::vector<std::unique_ptr<OpenLoopSource>> sources_;
+  Cycle measure_start_ = kNever;
+  Cycle measure_end_ = kNever;
+  Cycle warmup_end_ = 0;
+  Cycle measured_drained_at_ = 0;
+  Cycle next_tick_ = 1;
+  bool draining_ = false;
+  bool done_ = false;
+  bool all_sources_stopped_ = false;
+  std::uint64_t outstanding_ = 0;
+  double outstanding_created_sum_ = 0;
+  std::uint64_t created_packets_ = 0;
+  std::uint64_t offered_flits_ = 0;
+  std::uint64_t accepted_flits_ = 0;
+  std::uint64_t delivered_flits_ = 0;
+  double window_latency_sum_ = 0;
+  std::uint64_t window_packets_ = 0;
+  std::uint64_t window_flits_ = 0;
+  std::vector<std::uint64_t> node_accepted_;
+  Histogram packet_latency_, network_latency_, hops_;
+  std::vector<Histogram> by_hops_;  // network latency by routers traversed
+  double occupancy_sum_ = 0;
+  std::uint64_t occupancy_samples_ = 0;
+  std::string wrong_;
+};
+
+std::unique_ptr<Experiment> VcSetup::elaborate(const std::string& name, const RunContext& ctx) {
+  return std::make_unique<VcExperiment>(name.c_str(), *this, ctx);
+}
+
+}  // namespace
+
+NetworkKind vc_kind() {
+  NetworkKind kind;
+  kind.type = "vc";
+  kind.summary = "input-queued virtual-channel wormhole router on a k-ary n-mesh or torus, open-loop synthetic traffic";
+  kind.params = [] { return std::vector<ParamGroup>{{"network", network_params()}, {"traffic", traffic_params()}}; };
+  kind.configure = configure;
+  return kind;
+}
+
+}  // namespace icn

@@ -1,0 +1,224 @@
+// The virtual-channel router family run whole: zero-load latency against the
+// pipeline formula, throughput below saturation, conservation at full load,
+// the torus deadlock and its watchdog report, determinism, bad input.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/sim_helpers.hpp"
+
+namespace icn {
+
+using test::run_icnsim;
+using test::run_scenarios;
+
+namespace {
+
+struct Pipeline {
+  unsigned rd, va, sa, st, link, depth, flits;
+};
+
+// Packet latency of one packet crossing R routers on an idle network, from
+// the cycle it is created to the cycle its tail reaches the destination NIC,
+// written out stage by stage (docs/vc_router.md):
+//   1                       the injection queue is written in the creation cycle
+//   link                    the injection link
+//   R x (rd+va+sa+st+link)  per router: route, VC and switch allocation,
+//                           switch traversal, then the next link (the last one
+//                           is the ejection link); the buffer write shares the
+//                           arrival cycle
+//   flits - 1               the body follows the head one flit per cycle
+unsigned zero_load_latency(const Pipeline& p, unsigned routers) {
+  return 1 + p.link + routers * (p.rd + p.va + p.sa + p.st + p.link) + p.flits - 1;
+}
+
+std::vector<std::string> base(const Pipeline& p, const std::string& trace) {
+  return {"network.type=vc",
+          "router.routing_delay=" + std::to_string(p.rd),
+          "router.vc_alloc_delay=" + std::to_string(p.va),
+          "router.sw_alloc_delay=" + std::to_string(p.sa),
+          "router.st_delay=" + std::to_string(p.st),
+          "network.link_latency=" + std::to_string(p.link),
+          "router.buffer_depth=" + std::to_string(p.depth),
+          "traffic.pattern=trace",
+          "traffic.trace_file=" + trace,
+          "measure.cycles=20"};
+}
+
+}  // namespace
+
+TEST(VcRun, ZeroLoadLatencyEqualsThePipelineFormulaForEveryHopCount) {
+  // An 8x8 mesh: node 0 sends one packet to nodes at every distance 0..14
+  // (routers traversed 1..15), each in its own idle network; two pipelines.
+  const std::vector<Pipeline> pipelines{{1, 1, 1, 1, 1, 4, 4}, {2, 1, 3, 2, 3, 16, 5}};
+  std::vector<std::vector<std::string>> runs;
+  std::vector<unsigned> expected, routers;
+  const std::string dir = test::scratch_dir();
+  for (std::size_t pi = 0; pi < pipelines.size(); ++pi) {
+    for (unsigned dist = 0; dist <= 14; ++dist) {
+      const unsigned x = std::min(dist, 7u), y = dist - x;
+      const std::string trace = dir + "/t" + std::to_string(pi) + "_" + std::to_string(dist);
+      std::ofstream(trace) << "5 0 " << (x + 8 * y) << ' ' << pipelines[pi].flits << '\n';
+      auto o = base(pipelines[pi], trace);
+      o.push_back("traffic.packet_size=" + std::to_string(pipelines[pi].flits));
+      runs.push_back(o);
+      expected.push_back(zero_load_latency(pipelines[pi], dist + 1));
+      routers.push_back(dist + 1);
+    }
+  }
+  const auto results = run_scenarios(runs);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i].results["result"];
+    ASSERT_EQ(results[i].problem, "") << i;
+    ASSERT_EQ(r["latency"]["packet"]["count"].get<unsigned>(), 1u) << i;
+    EXPECT_EQ(r["latency"]["packet"]["max"].get<unsigned>(), expected[i]) << "run " << i << ", routers " << routers[i];
+    EXPECT_EQ(r["hops"]["max"].get<unsigned>(), routers[i]) << i;
+    // Network latency starts one cycle later: at the head's injection.
+    EXPECT_EQ(r["latency"]["network"]["max"].get<unsigned>(), expected[i] - 1) << i;
+  }
+}
+
+TEST(VcRun, APacketHoldsItsVcUntilItsTailLeaves) {
+  // Nodes 0 and 2 of a 3-router line each send one 8-flit packet to node 1 in
+  // the same cycle: both reach router 1 at the same time and compete for its
+  // ejection port. With one VC the first packet holds the ejection VC until its
+  // tail has left, so the second follows it whole: its tail arrives at least
+  // 8 cycles later. With two VCs the packets share the port flit by flit and
+  // finish within a cycle or two of each other. In both cases every packet
+  // arrives whole (the NIC counts the flits of each VC's packet).
+  const std::string trace = test::scratch_dir() + "/two.txt";
+  std::ofstream(trace) << "5 0 1 8\n5 2 1 8\n";
+  std::vector<std::vector<std::string>> runs;
+  for (const char* vcs : {"1", "2"})
+    runs.push_back({"network.type=vc", "network.k=3", "network.n=1", std::string("router.vcs=") + vcs,
+                    "router.buffer_depth=8", "traffic.pattern=trace", "traffic.trace_file=" + trace,
+                    "measure.cycles=10"});
+  const auto results = run_scenarios(runs);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(results[i].problem, "") << i;
+    const auto& lat = results[i].results["result"]["latency"]["packet"];
+    ASSERT_EQ(lat["count"].get<unsigned>(), 2u);
+    const unsigned spread = lat["max"].get<unsigned>() - lat["min"].get<unsigned>();
+    if (i == 0) {
+      EXPECT_GE(spread, 8u) << "one VC: the second packet waits for the whole first one";
+    } else {
+      EXPECT_LE(spread, 2u) << "two VCs: the packets interleave";
+    }
+    // One VC: the winner streams as if alone on an idle network. Two VCs: the
+    // packets split the ejection port, so both are slower than alone.
+    const unsigned alone = zero_load_latency({1, 1, 1, 1, 1, 8, 8}, 2);
+    if (i == 0) {
+      EXPECT_EQ(lat["min"].get<unsigned>(), alone);
+    } else {
+      EXPECT_GT(lat["min"].get<unsigned>(), alone);
+    }
+  }
+}
+
+TEST(VcRun, AcceptedThroughputEqualsOfferedBelowSaturationAndEveryFlitArrivesAtFullLoad) {
+  const auto results = run_scenarios({
+      {"network.type=vc", "preset=booksim", "traffic.injection_rate=0.2"},
+      {"network.type=vc", "network.topology=torus", "preset=booksim", "traffic.injection_rate=0.1"},
+      // Full load: far beyond saturation, a fixed window, then every packet drained.
+      {"network.type=vc", "network.k=4", "traffic.injection_rate=1", "measure.cycles=1500"},
+      {"network.type=vc", "network.k=4", "network.topology=torus", "traffic.pattern=tornado",
+       "traffic.injection_rate=1", "measure.cycles=1500", "traffic.packet_size=[1,3,8]"},
+      // West-first adaptive routing, also beyond saturation: deadlock free, nothing lost.
+      {"network.type=vc", "network.k=4", "router.routing=adaptive", "traffic.pattern=transpose",
+       "traffic.injection_rate=1", "measure.cycles=1500"},
+  });
+  for (int i = 0; i < 2; ++i) {
+    const auto& t = results[i].results["result"]["throughput"];
+    EXPECT_EQ(results[i].problem, "");
+    EXPECT_TRUE(results[i].results["result"]["stable"].get<bool>());
+    const double offered = t["offered"].get<double>(), accepted = t["accepted"].get<double>();
+    EXPECT_NEAR(offered, i == 0 ? 0.2 : 0.1, 0.01);
+    EXPECT_NEAR(accepted, offered, 0.02 * offered);
+  }
+  for (int i = 2; i < 5; ++i) {
+    const auto& r = results[i].results["result"];
+    EXPECT_EQ(results[i].problem, "") << i;
+    EXPECT_EQ(r["packets"]["created"], r["packets"]["delivered"]) << i;
+    EXPECT_EQ(r["packets"]["held_at_end"].get<unsigned>(), 0u) << i;
+    EXPECT_LT(r["throughput"]["accepted"].get<double>(), 0.9) << "saturated, so accepted < offered";
+    EXPECT_TRUE(r["verified"].get<bool>());
+  }
+}
+
+TEST(VcRun, HotspotOnOffAndSizeListsOfferWhatTheyShould) {
+  const auto results = run_scenarios({
+      // Half the packets to node 5: node 5 accepts about 0.5 x 64 x rate + its uniform share.
+      {"network.type=vc", "preset=booksim", "traffic.pattern=hotspot", "traffic.hotspot_fraction=0.5",
+       "traffic.hotspot_nodes=[5]", "traffic.injection_rate=0.01", "measure.cycles=10000"},
+      // Bursty on/off source with the same average load as Bernoulli.
+      {"network.type=vc", "preset=booksim", "traffic.injection=onoff", "traffic.burst_alpha=0.02",
+       "traffic.burst_beta=0.06", "traffic.injection_rate=0.1", "measure.cycles=10000"},
+      // Sizes 1 and 7 with weights 3:1: mean 2.5 flits; the flit rate is what is offered.
+      {"network.type=vc", "preset=booksim", "traffic.packet_size=[1,7]", "traffic.packet_size_weights=[3,1]",
+       "traffic.injection_rate=0.1", "measure.cycles=10000"},
+      {"network.type=vc", "preset=booksim", "traffic.injection_rate=0.1", "measure.cycles=10000"},
+  });
+  for (const auto& r : results) EXPECT_EQ(r.problem, "");
+  const auto& hot = results[0].results["result"]["throughput"];
+  // Expected at node 5: 64 nodes x 0.01 x (0.5 + 0.5 / 64) flits per cycle.
+  EXPECT_NEAR(hot["accepted_max"].get<double>(), 64 * 0.01 * (0.5 + 0.5 / 64), 0.05);
+  EXPECT_NEAR(results[1].results["result"]["throughput"]["offered"].get<double>(), 0.1, 0.01);
+  EXPECT_NEAR(results[2].results["result"]["throughput"]["offered"].get<double>(), 0.1, 0.006);
+  // Bursts queue at the source: the same load waits longer than Bernoulli's.
+  EXPECT_GT(results[1].results["result"]["latency"]["packet"]["p99"].get<double>(),
+            results[3].results["result"]["latency"]["packet"]["p99"].get<double>());
+}
+
+TEST(VcRun, TorusWithoutDatelinesDeadlocksAndTheWatchdogNamesTheWaitingCycle) {
+  const std::string scenario = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/torus8_deadlock.yaml";
+  const auto r = run_icnsim("run " + scenario, 60);
+  EXPECT_EQ(r.exit_code, 1);
+  const auto at = r.err.find("waiting cycle: ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  // The cycle closes: it ends at the channel it started from.
+  std::string cycle = r.err.substr(at + 15);
+  cycle = cycle.substr(0, cycle.find('\n'));
+  const std::string first = cycle.substr(0, cycle.find(" -> "));
+  EXPECT_EQ(cycle.substr(cycle.rfind(" -> ") + 4), first) << cycle;
+  EXPECT_NE(r.err.find("stall"), std::string::npos);
+  // With datelines the same traffic (lighter, to finish fast) completes.
+  const auto ok = run_icnsim("run " + scenario + " --set router.dateline=true --set traffic.injection_rate=0.1", 60);
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+TEST(VcRun, SameSeedSameResultsAndBothSchedulersAgree) {
+  const std::string dir = test::scratch_dir();
+  const std::string args = "run " + std::string(ICNSIM_SOURCE_DIR) +
+                           "/testbench/scenarios/mesh8x8_uniform.yaml --set traffic.injection_rate=0.25 --json ";
+  ASSERT_EQ(run_icnsim(args + dir + "/a.json").exit_code, 0);
+  ASSERT_EQ(run_icnsim(args + dir + "/b.json").exit_code, 0);
+  ASSERT_EQ(run_icnsim(args + dir + "/c.json --set run.scheduler=per_block_methods").exit_code, 0);
+  ASSERT_EQ(run_icnsim(args + dir + "/d.json --set seed=2").exit_code, 0);
+  auto load = [&](const char* f) {
+    return test::deterministic_part(nlohmann::ordered_json::parse(test::read_file(dir + "/" + f)));
+  };
+  const auto a = load("a.json"), b = load("b.json"), c = load("c.json"), d = load("d.json");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a["result"], c["result"]);
+  EXPECT_NE(a["result"]["latency"], d["result"]["latency"]);
+}
+
+TEST(VcRun, BadParametersAreRejectedWithOneLine) {
+  const std::string dir = test::scratch_dir();
+  std::ofstream(dir + "/vc.yaml") << "network:\n  type: vc\n";
+  const std::string run = "run " + dir + "/vc.yaml ";
+  test::expect_rejected(run + "--set router.vcs=0", "router.vcs");
+  test::expect_rejected(run + "--set router.buffer_depth=0", "router.buffer_depth");
+  test::expect_rejected(run + "--set traffic.pattern=hotspot --set traffic.hotspot_fraction=1.5", "traffic.hotspot_fraction");
+  test::expect_rejected(run + "--set network.topology=torus --set router.vcs=1", "router.vcs");
+  test::expect_rejected(run + "--set traffic.pattern=bitrev --set network.k=5", "traffic.pattern");
+  test::expect_rejected(run + "--set router.routing=adaptive --set network.topology=torus", "router.routing");
+  std::ofstream(dir + "/unknown.txt") << "10 0 64 4\n";
+  test::expect_rejected(run + "--set traffic.pattern=trace --set traffic.trace_file=" + dir + "/unknown.txt", "unknown node");
+  std::ofstream(dir + "/bad.txt") << "10 0 1 4\n12 zero 1 4\n";
+  test::expect_rejected(run + "--set traffic.pattern=trace --set traffic.trace_file=" + dir + "/bad.txt", "line 2");
+}
+
+}  // namespace icn
