@@ -1,5 +1,7 @@
 #include "testbench/fractional_experiment.hpp"
 
+#include "testbench/collective_experiment.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -245,7 +247,8 @@ class FracExperiment : public Experiment {
       const NodeId pu = shape_.pu(rank);
       auto pe = std::make_unique<FractionalPe>(("pe" + std::to_string(pu)).c_str(), rank, shape_, std::move(program));
       pe->socket.bind(nics_[pu]->socket);
-      nics_[pu]->connect_processor(*pe, *pe);
+      tap_.route(pu, *pe);
+      nics_[pu]->connect_processor(tap_, *pe);
       engine_.add(*pe);
       pe->start();
       pes_.push_back(std::move(pe));
@@ -373,6 +376,7 @@ class FracExperiment : public Experiment {
     expected["over_lower_bound_4"] = static_cast<double>(cycles()) / (k + t * lg);
     r["expected"] = expected;
     if (!why.empty()) r["problem"] = why;
+    r["latency"] = {{"network", latency_.network.to_json()}, {"hops", latency_.hops.to_json()}};
     if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
     out["result"] = r;
 
@@ -431,6 +435,8 @@ class FracExperiment : public Experiment {
   RunShape shape_;
   UnitPacketPool pool_;
   TrafficLedger ledger_;
+  LatencyStats latency_;
+  DeliveryTap tap_{latency_};  // ejection probe: message latency, then the PE
   CycleEngine engine_;
   std::unique_ptr<xbar::CrossbarNetwork> network_;
   std::vector<SinglePortNic*> directory_;
