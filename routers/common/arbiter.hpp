@@ -111,4 +111,18 @@ class RandomArbiter {
   Rng rng_;
 };
 
+// Multi-grant random arbitration: grants `winners` of the requests (any type),
+// every subset of that size equally likely, by a partial Fisher-Yates shuffle
+// that moves the winners to the front in grant order. Used where one output
+// has several free paths, as in Ishii's concentrator switches.
+template <class Request>
+void grant_random_subset(std::vector<Request>& requests, std::size_t winners, Rng& rng) {
+  const std::size_t k = requests.size();
+  if (winners >= k) return;
+  for (std::size_t i = 0; i < winners; ++i) {
+    const std::size_t j = i + static_cast<std::size_t>(rng.below(k - i));
+    std::swap(requests[i], requests[j]);
+  }
+}
+
 }  // namespace icn

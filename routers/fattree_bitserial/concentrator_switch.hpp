@@ -21,6 +21,7 @@
 
 #include "models/rng.hpp"
 #include "models/routing_bits.hpp"
+#include "routers/common/arbiter.hpp"
 
 namespace icn::bitserial {
 
@@ -85,12 +86,7 @@ class ConcentratorSwitch {
   unsigned serve(std::vector<PathRef>& group, Grant& grant, Deny& deny) {
     const std::size_t k = group.size();
     const std::size_t winners = k < free_paths() ? k : free_paths();
-    if (k > winners) {  // partial Fisher-Yates: every subset of `winners` equally likely
-      for (std::size_t i = 0; i < winners; ++i) {
-        const std::size_t j = i + static_cast<std::size_t>(rng_.below(k - i));
-        std::swap(group[i], group[j]);
-      }
-    }
+    grant_random_subset(group, winners, rng_);  // the shared arbiter (routers/common/arbiter.hpp)
     for (std::size_t i = 0; i < k; ++i) {
       if (i < winners) {
         const unsigned path = used_++;

@@ -172,3 +172,26 @@ TEST(CreditCounter, CreditsMirrorTheDownstreamBuffer) {
 }
 
 }  // namespace icn
+
+namespace icn {
+
+// Every subset of the requested size is granted equally often (a chi-square
+// style bound on 6 requests, 2 winners: 15 subsets), and never more winners
+// than asked.
+TEST(RandomSubsetGrant, EverySubsetEquallyLikely) {
+  Rng rng(3, "subset");
+  std::map<std::pair<int, int>, int> seen;
+  const int trials = 15000;
+  for (int t = 0; t < trials; ++t) {
+    std::vector<int> req{0, 1, 2, 3, 4, 5};
+    grant_random_subset(req, 2, rng);
+    seen[{std::min(req[0], req[1]), std::max(req[0], req[1])}]++;
+  }
+  EXPECT_EQ(seen.size(), 15u);
+  for (const auto& [pair, n] : seen) EXPECT_NEAR(n, trials / 15, 150) << pair.first << "," << pair.second;
+  std::vector<int> few{7, 8};
+  grant_random_subset(few, 5, rng);  // more paths than requests: everyone wins, order kept
+  EXPECT_EQ(few, (std::vector<int>{7, 8}));
+}
+
+}  // namespace icn
