@@ -93,7 +93,7 @@ std::vector<Family> families() {
             "BookSim 2 (iq router, same configuration): packet latency 37.2 at 0.05 and 38.7 at 0.15 (docs/vc_router.md)",
             {}};
   for (const char* rate : {"0.05", "0.15"})
-    vc.cases.push_back({std::string("mesh8x8_") + rate,
+    vc.cases.push_back({std::string("mesh8x8_load") + (rate + 2),  // module names take no dots
                         {"network.type=vc", "network.topology=mesh", "network.k=8", "network.n=2", "preset=booksim",
                          "traffic.pattern=uniform", std::string("traffic.injection_rate=") + rate}});
   out.push_back(std::move(vc));

@@ -36,11 +36,18 @@ TEST(DefaultTable, ShowsEveryModelledFamilyVerifiedInSeconds) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_LT(seconds, 10.0) << "the first impression must take seconds";
   for (const char* family : {"Dimakopoulos", "Ishii", "Zhang & Deng", "bit-serial constant n=64",
-                             "bit-serial doubling n=64", "iBT(64^2; <8,24>)", "Torus(12^3)"})
+                             "bit-serial doubling n=64", "iBT(64^2; <8,24>)", "Torus(12^3)", "Sanders & Sibeyn",
+                             "BookSim", "mesh 8x8"})
     EXPECT_NE(r.out.find(family), std::string::npos) << family;
   for (const char* pointer : {"icnsim list", "testbench/scenarios/", "scripts/reproduce"})
     EXPECT_NE(r.out.find(pointer), std::string::npos) << pointer;
   EXPECT_EQ(r.out.find(" NO"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Warning"), std::string::npos) << "SystemC warnings on stdout";
+  EXPECT_EQ(r.err.find("Warning"), std::string::npos) << r.err;
+  // The chain on the crossbar: P - 2 + s steps (Sanders & Sibeyn), P = 64, s = 32.
+  const auto chain = row_cells(r.out, "crossbar  broadcast   chain");
+  ASSERT_GE(chain.size(), 10u) << r.out;
+  EXPECT_EQ(chain[9], std::to_string(64 - 2 + 32));
 
   // Values checked against the papers' formulas, computed here.
   const auto broadcast = row_cells(r.out, "broadcast                     CBFT n=16");

@@ -32,7 +32,7 @@ TEST(LinkAddress, AcceptsExactlyTheTreesChannelsAndNamesThemCanonically) {
     // Candidates: every valid name plus near misses around each index.
     std::set<std::string> candidates = valid;
     for (unsigned a = 0; a <= (1u << h) + 1; ++a) {
-      for (const std::string& port : {".up", ".down0", ".down1", ".down2", ".ack"}) {
+      for (const char* port : {".up", ".down0", ".down1", ".down2", ".ack"}) {
         candidates.insert("nic" + std::to_string(a) + port);
         for (unsigned b = 0; b <= 3; ++b)
           candidates.insert("r" + std::to_string(a) + "_" + std::to_string(b) + port);
@@ -41,7 +41,9 @@ TEST(LinkAddress, AcceptsExactlyTheTreesChannelsAndNamesThemCanonically) {
     for (const auto& name : candidates) {
       const auto a = parse_fat_tree_link(name, h, false);
       EXPECT_EQ(a.has_value(), valid.count(name) == 1) << name << " h=" << h;
-      if (a) EXPECT_EQ(a->name(), name);
+      if (a) {
+        EXPECT_EQ(a->name(), name);
+      }
     }
   }
 }
