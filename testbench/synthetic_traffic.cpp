@@ -1,5 +1,6 @@
 #include "testbench/synthetic_traffic.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -108,6 +109,16 @@ unsigned PacketSizes::pick(Rng& rng) const {
 }
 
 std::vector<TraceEntry> read_trace(const std::string& path, unsigned nodes, unsigned max_size) {
+  // A trace is a regular file of bounded size: a directory, a device or a FIFO
+  // would read as nothing (a run with no traffic "verified") or never end.
+  constexpr std::uintmax_t kMaxTraceBytes = 256u << 20;
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) throw ConfigError("traffic.trace_file = " + path + ": no such file");
+  if (!std::filesystem::is_regular_file(status))
+    throw ConfigError("traffic.trace_file = " + path + ": not a regular file (expected a text file of 'cycle source destination size' lines)");
+  if (std::filesystem::file_size(path, ec) > kMaxTraceBytes)
+    throw ConfigError("traffic.trace_file = " + path + ": larger than 256 MiB");
   std::ifstream f(path);
   if (!f) throw ConfigError("traffic.trace_file = " + path + ": cannot open it");
   std::vector<TraceEntry> out;
@@ -132,6 +143,8 @@ std::vector<TraceEntry> read_trace(const std::string& path, unsigned nodes, unsi
     if (z < 1 || z > max_size) throw ConfigError(where + "size must be 1.." + std::to_string(max_size) + " flits");
     out.push_back({static_cast<Cycle>(c), static_cast<NodeId>(s), static_cast<NodeId>(d), static_cast<unsigned>(z)});
   }
+  if (f.bad()) throw ConfigError("traffic.trace_file = " + path + ": read error");
+  if (out.empty()) throw ConfigError("traffic.trace_file = " + path + ": no packets (expected 'cycle source destination size' lines)");
   return out;
 }
 

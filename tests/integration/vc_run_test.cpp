@@ -219,6 +219,11 @@ TEST(VcRun, BadParametersAreRejectedWithOneLine) {
   test::expect_rejected(run + "--set traffic.pattern=trace --set traffic.trace_file=" + dir + "/unknown.txt", "unknown node");
   std::ofstream(dir + "/bad.txt") << "10 0 1 4\n12 zero 1 4\n";
   test::expect_rejected(run + "--set traffic.pattern=trace --set traffic.trace_file=" + dir + "/bad.txt", "line 2");
+  // A directory, a device or an empty file is no trace (it used to run with no traffic, "verified").
+  test::expect_rejected(run + "--set traffic.pattern=trace --set traffic.trace_file=" + dir, "not a regular file");
+  test::expect_rejected(run + "--set traffic.pattern=trace --set traffic.trace_file=/dev/zero", "not a regular file");
+  std::ofstream(dir + "/empty.txt") << "# nothing\n";
+  test::expect_rejected(run + "--set traffic.pattern=trace --set traffic.trace_file=" + dir + "/empty.txt", "no packets");
 }
 
 }  // namespace icn
