@@ -16,8 +16,8 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <stdexcept>
 #include <memory>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -36,8 +36,7 @@ class Histogram {
       if (value >= exact_.size()) exact_.resize(std::max<std::size_t>(value + 1, exact_.size() * 2), 0);
       exact_[value] += times;
     } else {
-      ++over_[63 - __builtin_clzll(value)];  // bucket [2^b, 2^(b+1))
-      if (times > 1) over_[63 - __builtin_clzll(value)] += times - 1;
+      over_[63 - __builtin_clzll(value)] += times;  // bucket [2^b, 2^(b+1))
     }
     count_ += times;
     sum_ += static_cast<long double>(value) * times;

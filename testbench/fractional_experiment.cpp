@@ -449,15 +449,13 @@ std::unique_ptr<Experiment> FracSetup::elaborate(const std::string& name, const 
 }
 
 NetworkKind make_kind(bool hier) {
-  NetworkKind kind;
-  kind.type = hier ? "hier_crossbar" : "crossbar";
-  kind.summary = hier ? "a x b hierarchical crossbar of single-port processors: pipelined broadcast and reduction (Sanders & Sibeyn)"
-                      : "full crossbar of single-port processors: chain, binary and fractional tree broadcast and reduction (Sanders & Sibeyn)";
-  kind.params = [hier] {
-    return std::vector<ParamGroup>{{"network", network_params(hier)}, {"traffic", traffic_params()}, {"nic", nic_params()}};
-  };
-  kind.configure = [hier](Config& cfg) { return configure(cfg, hier); };
-  return kind;
+  return {hier ? "hier_crossbar" : "crossbar",
+          hier ? "a x b hierarchical crossbar of single-port processors: pipelined broadcast and reduction (Sanders & Sibeyn)"
+              : "full crossbar of single-port processors: chain, binary and fractional tree broadcast and reduction (Sanders & Sibeyn)",
+          [hier] {
+            return std::vector<ParamGroup>{{"network", network_params(hier)}, {"traffic", traffic_params()}, {"nic", nic_params()}};
+          },
+          [hier](Config& cfg) { return configure(cfg, hier); }};
 }
 
 }  // namespace

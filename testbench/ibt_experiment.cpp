@@ -521,15 +521,13 @@ std::unique_ptr<Experiment> IbtSetup::elaborate(const std::string& name, const R
 }
 
 NetworkKind make_kind(bool ibt) {
-  NetworkKind kind;
-  kind.type = ibt ? "ibt" : "torus";
-  kind.summary = ibt ? "interlaced bypass torus iBT(n^d; b), all-port routers, pipelined broadcasts (Zhang & Deng)"
-                     : "torus Torus(n^d), all-port routers, pipelined broadcasts (Zhang & Deng's baseline)";
-  kind.params = [ibt] {
-    return std::vector<ParamGroup>{{"network", network_params(ibt)}, {"traffic", traffic_params()}};
-  };
-  kind.configure = [ibt](Config& cfg) { return configure(cfg, ibt); };
-  return kind;
+  return {ibt ? "ibt" : "torus",
+          ibt ? "interlaced bypass torus iBT(n^d; b), all-port routers, pipelined broadcasts (Zhang & Deng)"
+                : "torus Torus(n^d), all-port routers, pipelined broadcasts (Zhang & Deng's baseline)",
+          [ibt] {
+            return std::vector<ParamGroup>{{"network", network_params(ibt)}, {"traffic", traffic_params()}};
+          },
+          [ibt](Config& cfg) { return configure(cfg, ibt); }};
 }
 
 }  // namespace

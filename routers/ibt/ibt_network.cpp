@@ -1,6 +1,5 @@
 #include "routers/ibt/ibt_network.hpp"
 
-#include "models/link_address.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -33,11 +32,6 @@ IbtNetwork::IbtNetwork(sc_core::sc_module_name name, const IbtTopology& topology
       routers_[x]->connect(q, routers_[y]->in_link(q ^ 1u), routers_[y]->holdings());
     }
   }
-}
-
-IbtLink* IbtNetwork::link_named(const std::string& name) {
-  const auto a = parse_node_port_link(name, topology_.nodes(), ports_, [&](unsigned q) { return topology_.port_name(q); });
-  return a ? &link(static_cast<NodeId>(a->node), a->port) : nullptr;
 }
 
 std::uint64_t IbtNetwork::bypass_links() const {

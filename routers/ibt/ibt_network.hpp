@@ -42,8 +42,6 @@ class IbtNetwork : public sc_core::sc_module {
   const IbtLink& link(NodeId node, unsigned port) const {
     return routers_[topology_.neighbour(node, port)]->in_link(port ^ 1u);
   }
-  // Parses "<node id>.<port name>" (e.g. "5.x+"); nullptr if no such link.
-  IbtLink* link_named(const std::string& name);
 
   const LinkActivity& activity() const { return shared_.activity; }
   std::uint64_t duplicates() const { return shared_.duplicates; }
