@@ -1,0 +1,165 @@
+#include "testbench/hpam_collectives.hpp"
+
+namespace icn::hpam {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {  // SplitMix64's finaliser
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// A tree edge: `from` hands `to` the data of `to`'s region.
+struct Edge {
+  NodeId from, to;
+  std::uint64_t bytes, tag;
+};
+
+class Planner {
+ public:
+  Planner(const HpamGeometry& g, const CollectiveSpec& s) : g_(g), s_(s), src_(g.node(s.source)) {}
+
+  std::uint64_t piece_bytes(NodeId n) const {
+    return (s_.scaled && g_.position(n).level == 0) ? s_.piece_bytes * s_.q : s_.piece_bytes;
+  }
+  std::uint64_t piece(NodeId n) const {
+    return s_.collective == Collective::kBroadcast ? piece_tag(s_.seed, src_, src_) : piece_tag(s_.seed, src_, n);
+  }
+  // The message for a region: a broadcast carries one copy of the data, a
+  // scatter or gather every piece of the region.
+  void add_to_region(Edge& e, NodeId n) const {
+    if (s_.collective == Collective::kBroadcast) {
+      e.bytes = s_.piece_bytes;
+      e.tag = piece(n);
+    } else {
+      e.bytes += piece_bytes(n);
+      e.tag ^= piece(n);
+    }
+  }
+
+  // The binary tree over an h x w block of `level` whose virtual coordinate
+  // (a, b) is the physical (r0 + (a ^ xr), c0 + (b ^ xc)); the holder at
+  // virtual (vr, vc) owns an h x w region and sends the far halves' corners.
+  void tree(unsigned level, unsigned r0, unsigned c0, unsigned xr, unsigned xc, unsigned vr, unsigned vc, unsigned h,
+            unsigned w) {
+    auto phys = [&](unsigned a, unsigned b) { return g_.node({level, r0 + (a ^ xr), c0 + (b ^ xc)}); };
+    const NodeId me = phys(vr, vc);
+    auto region_edge = [&](unsigned a0, unsigned b0, unsigned hh, unsigned ww) {
+      Edge e{me, phys(a0, b0), 0, 0};
+      for (unsigned a = 0; a < hh; ++a)
+        for (unsigned b = 0; b < ww; ++b) add_to_region(e, phys(a0 + a, b0 + b));
+      edges_.push_back(e);
+    };
+    for (unsigned half = w / 2; half >= 1; half /= 2) {
+      region_edge(vr, vc + half, h, half);
+      tree(level, r0, c0, xr, xc, vr, vc + half, h, half);
+    }
+    for (unsigned half = h / 2; half >= 1; half /= 2) {
+      region_edge(vr + half, vc, half, 1);
+      tree(level, r0, c0, xr, xc, vr + half, vc, half, 1);
+    }
+  }
+
+  std::vector<Edge> build() {
+    const LevelShape top = g_.level(0), low = g_.level(1);
+    if (s_.algorithm == Algorithm::kBruteForce) {
+      for (NodeId n = g_.first_node(1); n < g_.first_node(1) + low.rows * low.cols; ++n) direct(n);
+      if (s_.all_levels)
+        for (NodeId n = 0; n < top.rows * top.cols; ++n)
+          if (n != src_) direct(n);
+      return edges_;
+    }
+    // Hybrid: the source serves every sub-mesh root, then each root its sub-mesh.
+    std::vector<std::size_t> roots;
+    for (unsigned i = 0; i < low.rows / s_.p2; ++i)
+      for (unsigned j = 0; j < low.cols / s_.q2; ++j) {
+        Edge e{src_, g_.node({1, i * s_.p2, j * s_.q2}), 0, 0};
+        for (unsigned a = 0; a < s_.p2; ++a)
+          for (unsigned b = 0; b < s_.q2; ++b) add_to_region(e, g_.node({1, i * s_.p2 + a, j * s_.q2 + b}));
+        edges_.push_back(e);
+        roots.push_back(edges_.size() - 1);
+      }
+    for (std::size_t k : roots) {
+      const Position r = g_.position(edges_[k].to);
+      tree(1, r.row, r.col, 0, 0, 0, 0, s_.p2, s_.q2);
+    }
+    if (s_.all_levels) tree(0, 0, 0, s_.source.row, s_.source.col, 0, 0, top.rows, top.cols);
+    return edges_;
+  }
+
+ private:
+  void direct(NodeId n) {
+    Edge e{src_, n, 0, 0};
+    add_to_region(e, n);
+    edges_.push_back(e);
+  }
+
+  const HpamGeometry& g_;
+  const CollectiveSpec& s_;
+  NodeId src_;
+  std::vector<Edge> edges_;
+};
+
+}  // namespace
+
+std::uint64_t piece_tag(std::uint64_t seed, NodeId source, NodeId owner) {
+  return mix(mix(seed ^ 0x48504d) ^ (std::uint64_t{source} << 32 | owner));
+}
+
+std::vector<std::pair<unsigned, unsigned>> submesh_shapes(const HpamGeometry& g, Algorithm a) {
+  std::vector<std::pair<unsigned, unsigned>> out;
+  const LevelShape low = g.level(1);
+  for (unsigned p = 1; p <= low.rows; p *= 2)
+    for (unsigned q = 1; q <= low.cols; q *= 2)
+      if (a != Algorithm::kMulticast || q == 1) out.push_back({p, q});
+  return out;
+}
+
+CollectivePlan plan_collective(const HpamGeometry& g, const CollectiveSpec& spec) {
+  Planner planner(g, spec);
+  const std::vector<Edge> edges = planner.build();
+  CollectivePlan plan;
+  plan.sends.resize(g.nodes());
+  plan.waits.assign(g.nodes(), 0);
+  plan.receives.resize(g.nodes());
+  const bool reverse = spec.collective == Collective::kGather;
+  for (const Edge& e : edges) {
+    PlannedMessage m{e.from, e.to, e.bytes, e.tag};
+    if (reverse) std::swap(m.src, m.dst);
+    plan.receives[m.dst].push_back(m);
+    plan.bytes += m.bytes;
+    ++plan.messages;
+  }
+  if (!reverse) {
+    for (const Edge& e : edges) plan.sends[e.from].push_back({e.from, e.to, e.bytes, e.tag});
+    for (NodeId n = 0; n < g.nodes(); ++n) plan.waits[n] = static_cast<unsigned>(plan.receives[n].size());
+  } else {
+    // Gather: a processor sends its region's pieces to its parent once every
+    // child has sent it theirs; leaves (and brute force) send at the start.
+    for (const Edge& e : edges) plan.sends[e.to].push_back({e.to, e.from, e.bytes, e.tag});
+    for (NodeId n = 0; n < g.nodes(); ++n) plan.waits[n] = static_cast<unsigned>(plan.receives[n].size());
+  }
+  return plan;
+}
+
+const char* to_string(Collective c) {
+  switch (c) {
+    case Collective::kBroadcast: return "broadcast";
+    case Collective::kScatter: return "scatter";
+    case Collective::kGather: return "gather";
+  }
+  return "?";
+}
+
+const char* to_string(Algorithm a) {
+  switch (a) {
+    case Algorithm::kBruteForce: return "brute_force";
+    case Algorithm::kHybrid: return "hybrid";
+    case Algorithm::kMulticast: return "multicast";
+  }
+  return "?";
+}
+
+}  // namespace icn::hpam
