@@ -3,6 +3,7 @@
 #include "testbench/fattree_bitserial_experiment.hpp"
 #include "testbench/fattree_packet_experiment.hpp"
 #include "testbench/fractional_experiment.hpp"
+#include "testbench/hpam_experiment.hpp"
 #include "testbench/ibt_experiment.hpp"
 #include "testbench/vc_experiment.hpp"
 
@@ -17,6 +18,7 @@ const std::vector<NetworkKind>& network_kinds() {
       crossbar_kind(),
       hier_crossbar_kind(),
       vc_kind(),
+      hpam_kind(),
   };
   return kinds;
 }

@@ -2,6 +2,8 @@
 
 #include "nics/icn_extension.hpp"
 
+#include <cstring>
+
 namespace icn::vc {
 
 VcNic::VcNic(sc_core::sc_module_name name, Params params, PacketPool& pool, TrafficLedger& ledger)
@@ -39,6 +41,8 @@ void VcNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
   p.dst = static_cast<NodeId>(trans.get_address());
   p.seq = ext != nullptr ? ext->seq : 0;
   p.route = flits;  // the packet's length in flits
+  p.payload_len = static_cast<std::uint8_t>(trans.get_data_length());  // carried to the destination's sink
+  if (p.payload_len != 0) std::memcpy(p.payload.data(), trans.get_data_ptr(), p.payload_len);
   p.created = now;
   p.message = static_cast<std::uint32_t>(ledger_.injected);
   ++ledger_.injected;

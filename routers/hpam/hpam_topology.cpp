@@ -1,0 +1,87 @@
+#include "routers/hpam/hpam_topology.hpp"
+
+namespace icn::hpam {
+
+HpamTopology::HpamTopology(const HpamGeometry& geometry, unsigned vcs)
+    : geo_(geometry), vcs_(vcs), all_vcs_(vcs >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs) - 1) {}
+
+std::optional<unsigned> HpamTopology::up_port(unsigned r) const {
+  if (!geo_.has_up(geo_.position(r))) return std::nullopt;
+  return kFirstLevelPort;
+}
+
+unsigned HpamTopology::down_ports(unsigned r) const {
+  const Position p = geo_.position(r);
+  return geo_.has_down(p) ? geo_.fanout(p.level + 1) : 0;
+}
+
+unsigned HpamTopology::down_port(unsigned r, unsigned branch) const {
+  return kFirstLevelPort + (up_port(r) ? 1u : 0u) + branch;
+}
+
+unsigned HpamTopology::ports(unsigned r) const {
+  return kFirstLevelPort + (up_port(r) ? 1u : 0u) + down_ports(r);
+}
+
+std::optional<vc::PortRef> HpamTopology::neighbor(unsigned r, unsigned p) const {
+  const Position at = geo_.position(r);
+  const LevelShape& s = geo_.level(at.level);
+  auto same_level = [&](unsigned row, unsigned col, unsigned port) {
+    return vc::PortRef{geo_.node({at.level, row, col}), port};
+  };
+  switch (p) {
+    case kLocal: return std::nullopt;
+    case kEast: if (at.col + 1 < s.cols) return same_level(at.row, at.col + 1, kWest); return std::nullopt;
+    case kWest: if (at.col > 0) return same_level(at.row, at.col - 1, kEast); return std::nullopt;
+    case kSouth: if (at.row + 1 < s.rows) return same_level(at.row + 1, at.col, kNorth); return std::nullopt;
+    case kNorth: if (at.row > 0) return same_level(at.row - 1, at.col, kSouth); return std::nullopt;
+    default: break;
+  }
+  if (up_port(r) && p == kFirstLevelPort) {
+    const Position above = geo_.above(at);
+    const unsigned a = geo_.node(above);
+    return vc::PortRef{a, down_port(a, at.col % geo_.fanout(at.level))};
+  }
+  const unsigned first_down = down_port(r, 0);
+  if (p >= first_down && p < first_down + down_ports(r)) {
+    const unsigned b = geo_.node(geo_.below(at, p - first_down));
+    return vc::PortRef{b, kFirstLevelPort};
+  }
+  return std::nullopt;
+}
+
+std::string HpamTopology::router_name(unsigned r) const {
+  const Position p = geo_.position(r);
+  return "l" + std::to_string(p.level + 1) + "_r" + std::to_string(p.row) + "_" + std::to_string(p.col);
+}
+
+std::string HpamTopology::port_name(unsigned r, unsigned p) const {
+  static const char* mesh[] = {"local", "east", "west", "south", "north"};
+  if (p < kFirstLevelPort) return mesh[p];
+  if (up_port(r) && p == kFirstLevelPort) return "up";
+  return "down" + std::to_string(p - down_port(r, 0));
+}
+
+std::string HpamTopology::describe() const {
+  std::string s = "hpam";
+  for (unsigned l = 0; l < geo_.levels(); ++l)
+    s += (l ? " + " : " ") + std::to_string(geo_.level(l).rows) + "x" + std::to_string(geo_.level(l).cols);
+  return s;
+}
+
+vc::RouteChoice HpamTopology::route(unsigned at, unsigned, NodeId, NodeId dst, Rng&) const {
+  const Step s = geo_.route(geo_.position(at), geo_.position(dst));
+  unsigned port = kLocal;
+  switch (s.dir) {
+    case Step::kEject: port = kLocal; break;
+    case Step::kEast: port = kEast; break;
+    case Step::kWest: port = kWest; break;
+    case Step::kSouth: port = kSouth; break;
+    case Step::kNorth: port = kNorth; break;
+    case Step::kUp: port = kFirstLevelPort; break;
+    case Step::kDown: port = down_port(at, s.branch); break;
+  }
+  return vc::RouteChoice{port, all_vcs_};
+}
+
+}  // namespace icn::hpam

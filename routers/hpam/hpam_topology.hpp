@@ -1,0 +1,51 @@
+// HpamTopology: an HPAM machine as a VcTopology, so that the shared VcRouter,
+// VcNic and VcNetwork build it. Every level is a mesh of VcRouters; a
+// bottom-row router of level l-1 has f_l extra ports down to level l, a
+// top-row router of level l one extra port up (eq. 1, hpam_geometry.hpp).
+//
+// Ports of a router: 0 local (the NIC), 1 east (column + 1), 2 west, 3 south
+// (row + 1), 4 north; then, if it is a top-row router below level 1, 5 up;
+// then its f down ports, branch b leading to column col * f + b below.
+// Route computation is the extended X-Y decision of HpamGeometry::route.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "routers/hpam/hpam_geometry.hpp"
+#include "routers/vc/vc_topology.hpp"
+
+namespace icn::hpam {
+
+class HpamTopology : public vc::VcTopology {
+ public:
+  enum MeshPort : unsigned { kLocal = 0, kEast = 1, kWest = 2, kSouth = 3, kNorth = 4, kFirstLevelPort = 5 };
+
+  HpamTopology(const HpamGeometry& geometry, unsigned vcs);
+
+  const HpamGeometry& geometry() const { return geo_; }
+
+  unsigned routers() const override { return geo_.nodes(); }
+  unsigned nodes() const override { return geo_.nodes(); }
+  unsigned ports(unsigned router) const override;
+  unsigned vcs() const override { return vcs_; }
+  vc::PortRef node_port(NodeId n) const override { return {n, kLocal}; }
+  std::optional<vc::PortRef> neighbor(unsigned r, unsigned p) const override;
+  std::string router_name(unsigned r) const override;
+  std::string port_name(unsigned r, unsigned p) const override;
+  std::string describe() const override;
+  vc::RouteChoice route(unsigned at, unsigned in_port, NodeId src, NodeId dst, Rng& rng) const override;
+
+  // The port of router r that goes up (nullopt if none) / down on branch b.
+  std::optional<unsigned> up_port(unsigned r) const;
+  unsigned down_port(unsigned r, unsigned branch) const;
+  // Number of down ports of router r (0 if not a bottom-row router above another level).
+  unsigned down_ports(unsigned r) const;
+
+ private:
+  const HpamGeometry& geo_;
+  unsigned vcs_;
+  std::uint64_t all_vcs_;
+};
+
+}  // namespace icn::hpam
