@@ -260,12 +260,19 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
 
   Cycle tick(Cycle now) override {
     if (current_ < 0 || (trials_[current_].end != 0 && now > trials_[current_].end)) start_trial(now);
-    std::vector<NodeId> ready;
-    ready.swap(ready_);
-    for (NodeId n : ready) {
-      for (const hpam::PlannedMessage& m : plan_.sends[n]) send(m);
+    // Processors whose plan was satisfied in an earlier cycle send now (a
+    // delivery in this cycle is acted on in the next, whatever the order of
+    // blocks within the phase).
+    std::vector<std::pair<Cycle, NodeId>> later;
+    for (const auto& [when, n] : ready_) {
+      if (when < now) {
+        for (const hpam::PlannedMessage& m : plan_.sends[n]) send(m);
+      } else {
+        later.push_back({when, n});
+      }
     }
-    return kNever;
+    ready_.swap(later);
+    return ready_.empty() ? kNever : now + 1;
   }
   std::string block_name() const override { return name(); }
 
@@ -287,7 +294,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
     ++t.received;
     const Cycle now = CollectiveExperiment::engine_.now();
     if (++got_[d.dst] == plan_.waits[d.dst] && !plan_.sends[d.dst].empty()) {
-      ready_.push_back(d.dst);
+      ready_.push_back({now, d.dst});
       CollectiveExperiment::engine_.wake(*this, now + 1);
     }
     if (t.received == plan_.messages) {
@@ -400,7 +407,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
     t.bytes = plan_.bytes;
     ready_.clear();
     for (NodeId n = 0; n < geo_.nodes(); ++n)
-      if (plan_.waits[n] == 0 && !plan_.sends[n].empty()) ready_.push_back(n);
+      if (plan_.waits[n] == 0 && !plan_.sends[n].empty()) ready_.push_back({now - 1, n});
   }
 
   void send(const hpam::PlannedMessage& m) {
@@ -468,7 +475,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   int current_ = -1;
   hpam::CollectivePlan plan_;
   std::vector<unsigned> got_;
-  std::vector<NodeId> ready_;
+  std::vector<std::pair<Cycle, NodeId>> ready_;  // (cycle its plan was satisfied, processor)
   std::uint32_t seq_ = 0;
 };
 

@@ -25,7 +25,7 @@ MessageWord MessageWord::load(const unsigned char* in) {
 }
 
 HpamNic::HpamNic(sc_core::sc_module_name name, NodeId node, const NicCosts& costs, vc::VcNic& network_side)
-    : sc_module(name), Clocked(Phase::kNetwork), socket("socket"), to_network("to_network"), node_(node), costs_(costs), net_(network_side) {
+    : sc_module(name), Clocked(Phase::kProcessor), socket("socket"), to_network("to_network"), node_(node), costs_(costs), net_(network_side) {
   socket.register_b_transport(this, &HpamNic::b_transport);
   net_.set_sink(*this);
   to_network.bind(net_.socket);
@@ -46,7 +46,12 @@ void HpamNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
   }
   sendq_.push_back({static_cast<NodeId>(trans.get_address()), w, ext != nullptr ? ext->seq : 0});
   if (sendq_.size() > 1) max_send_wait_ = std::max(max_send_wait_, sendq_.size() - 1);
-  if (send_state_ == SendState::kIdle) engine()->wake(*this, engine()->now());
+  if (send_state_ == SendState::kIdle) {
+    const Cycle now = engine()->now();
+    start_send(now);
+    if (send_done_ <= now) hand_over(now);
+    else engine()->wake(*this, send_done_);
+  }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -61,6 +66,26 @@ void HpamNic::start_send(Cycle now) {
   send_state_ = SendState::kSoftware;
 }
 
+void HpamNic::hand_over(Cycle now) {
+  const Outgoing& m = sendq_.front();
+  unsigned char data[16];
+  m.word.store(data);
+  const std::uint64_t flits = std::max<std::uint64_t>(1, (m.word.bytes + costs_.flit_bytes - 1) / costs_.flit_bytes);
+  tlm::tlm_generic_payload trans;
+  IcnExtension ext;
+  trans.set_extension(&ext);
+  prepare_message_write(trans, ext, m.dst, data, 16, m.seq, false, static_cast<std::uint32_t>(flits));
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  to_network->b_transport(trans, delay);
+  trans.clear_extension(&ext);
+  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE)
+    throw std::logic_error(std::string(name()) + ": the network interface refused a message");
+  sendq_.pop_front();
+  send_state_ = SendState::kInjecting;
+  engine()->wake(*this, now + 1);  // watch the last flit leave
+  engine()->note_progress();
+}
+
 Cycle HpamNic::tick(Cycle now) {
   // Receive side: hand finished messages to the processor, in arrival order.
   while (!recvq_.empty() && recvq_.front().ready <= now) {
@@ -70,27 +95,11 @@ Cycle HpamNic::tick(Cycle now) {
     recvq_.pop_front();
     engine()->note_progress();
   }
-  // Send side: software, then the VcNic streams the flits; one message at a time.
+  // Send side: software, then the VcNic streams the flits; one message at a
+  // time. This block runs in the processor phase, so it sees the VcNic as the
+  // previous cycle left it: the cycle after the last flit left, the port is free.
   if (send_state_ == SendState::kInjecting && net_.queued() == 0) start_send(now);
-  if (send_state_ == SendState::kIdle) start_send(now);
-  if (send_state_ == SendState::kSoftware && send_done_ <= now) {
-    const Outgoing& m = sendq_.front();
-    unsigned char data[16];
-    m.word.store(data);
-    const std::uint64_t flits = std::max<std::uint64_t>(1, (m.word.bytes + costs_.flit_bytes - 1) / costs_.flit_bytes);
-    tlm::tlm_generic_payload trans;
-    IcnExtension ext;
-    trans.set_extension(&ext);
-    prepare_message_write(trans, ext, m.dst, data, 16, m.seq, false, static_cast<std::uint32_t>(flits));
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    to_network->b_transport(trans, delay);
-    trans.clear_extension(&ext);
-    if (trans.get_response_status() != tlm::TLM_OK_RESPONSE)
-      throw std::logic_error(std::string(name()) + ": the network interface refused a message");
-    sendq_.pop_front();
-    send_state_ = SendState::kInjecting;
-    engine()->note_progress();
-  }
+  if (send_state_ == SendState::kSoftware && send_done_ <= now) hand_over(now);
   Cycle next = kNever;
   if (send_state_ == SendState::kSoftware) next = send_done_;
   if (send_state_ == SendState::kInjecting) next = now + 1;  // watch the last flit leave

@@ -78,6 +78,7 @@ class HpamNic : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void start_send(Cycle now);
+  void hand_over(Cycle now);  // the message at the head of the queue goes to the VcNic
 
   struct Outgoing {
     NodeId dst;
