@@ -463,7 +463,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
                                                             : hpam::eq10_hybrid_scatter(k, c);
   }
 
-  const HpamSetup& setup_;
+  const HpamSetup setup_;  // a copy: the setup may go before the experiment
   std::uint64_t seed_;
   hpam::HpamGeometry geo_;
   hpam::HpamTopology topo_;
