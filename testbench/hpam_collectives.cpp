@@ -15,6 +15,7 @@ std::uint64_t mix(std::uint64_t x) {  // SplitMix64's finaliser
 struct Edge {
   NodeId from, to;
   std::uint64_t bytes, tag;
+  std::vector<NodeId> copies;  // multicast: every receiver (to is the first)
 };
 
 class Planner {
@@ -47,7 +48,7 @@ class Planner {
     auto phys = [&](unsigned a, unsigned b) { return g_.node({level, r0 + (a ^ xr), c0 + (b ^ xc)}); };
     const NodeId me = phys(vr, vc);
     auto region_edge = [&](unsigned a0, unsigned b0, unsigned hh, unsigned ww) {
-      Edge e{me, phys(a0, b0), 0, 0};
+      Edge e{me, phys(a0, b0), 0, 0, {}};
       for (unsigned a = 0; a < hh; ++a)
         for (unsigned b = 0; b < ww; ++b) add_to_region(e, phys(a0 + a, b0 + b));
       edges_.push_back(e);
@@ -71,11 +72,32 @@ class Planner {
           if (n != src_) direct(n);
       return edges_;
     }
+    if (s_.algorithm == Algorithm::kMulticast) {
+      // One replicated message per row block and bottom-row router of level 1.
+      const unsigned f = low.cols / top.cols;
+      std::vector<NodeId> roots;
+      for (unsigned i = 0; i < low.rows / s_.p2; ++i)
+        for (unsigned j = 0; j < top.cols; ++j) {
+          Edge e{src_, g_.node({1, i * s_.p2, j * f}), 0, 0, {}};
+          for (unsigned b = 0; b < f; ++b) {
+            e.copies.push_back(g_.node({1, i * s_.p2, j * f + b}));
+            for (unsigned a = 0; a < s_.p2; ++a) add_to_region(e, g_.node({1, i * s_.p2 + a, j * f + b}));
+          }
+          edges_.push_back(e);
+          roots.insert(roots.end(), e.copies.begin(), e.copies.end());
+        }
+      for (NodeId root : roots) {
+        const Position r = g_.position(root);
+        tree(1, r.row, r.col, 0, 0, 0, 0, s_.p2, 1);
+      }
+      if (s_.all_levels) tree(0, 0, 0, s_.source.row, s_.source.col, 0, 0, top.rows, top.cols);
+      return edges_;
+    }
     // Hybrid: the source serves every sub-mesh root, then each root its sub-mesh.
     std::vector<std::size_t> roots;
     for (unsigned i = 0; i < low.rows / s_.p2; ++i)
       for (unsigned j = 0; j < low.cols / s_.q2; ++j) {
-        Edge e{src_, g_.node({1, i * s_.p2, j * s_.q2}), 0, 0};
+        Edge e{src_, g_.node({1, i * s_.p2, j * s_.q2}), 0, 0, {}};
         for (unsigned a = 0; a < s_.p2; ++a)
           for (unsigned b = 0; b < s_.q2; ++b) add_to_region(e, g_.node({1, i * s_.p2 + a, j * s_.q2 + b}));
         edges_.push_back(e);
@@ -91,7 +113,7 @@ class Planner {
 
  private:
   void direct(NodeId n) {
-    Edge e{src_, n, 0, 0};
+    Edge e{src_, n, 0, 0, {}};
     add_to_region(e, n);
     edges_.push_back(e);
   }
@@ -126,14 +148,17 @@ CollectivePlan plan_collective(const HpamGeometry& g, const CollectiveSpec& spec
   plan.receives.resize(g.nodes());
   const bool reverse = spec.collective == Collective::kGather;
   for (const Edge& e : edges) {
-    PlannedMessage m{e.from, e.to, e.bytes, e.tag};
-    if (reverse) std::swap(m.src, m.dst);
-    plan.receives[m.dst].push_back(m);
-    plan.bytes += m.bytes;
-    ++plan.messages;
+    const std::vector<NodeId> to = e.copies.empty() ? std::vector<NodeId>{e.to} : e.copies;
+    for (NodeId n : to) {
+      PlannedMessage m{e.from, n, e.bytes, e.tag};
+      if (reverse) std::swap(m.src, m.dst);
+      plan.receives[m.dst].push_back(m);
+      plan.bytes += m.bytes;
+      ++plan.messages;
+    }
   }
   if (!reverse) {
-    for (const Edge& e : edges) plan.sends[e.from].push_back({e.from, e.to, e.bytes, e.tag});
+    for (const Edge& e : edges) plan.sends[e.from].push_back({e.from, e.to, e.bytes, e.tag, !e.copies.empty()});
     for (NodeId n = 0; n < g.nodes(); ++n) plan.waits[n] = static_cast<unsigned>(plan.receives[n].size());
   } else {
     // Gather: a processor sends its region's pieces to its parent once every

@@ -9,6 +9,12 @@
 // sending to the far half's corner). A scatter message to a root carries the
 // pieces of its whole region. With destinations=all the source then runs the
 // same tree over level 1 (rooted at itself: coordinates XOR the source's).
+// Multicast (with the replication hardware): for every row block i and
+// every bottom-row router j of level 1, the source sends one message toward
+// (i p2, j f)_2 that the replicator copies to (i p2, j f + b)_2 for every
+// branch b; each then runs the binary tree down its p2 x 1 column. A scatter's
+// replicated message carries the pieces of all f columns' blocks (the paper's
+// replicator copies whole messages); each root keeps its column's.
 // Gather is the exact reverse: a processor sends its region's pieces to its
 // parent once all its children's messages have arrived.
 //
@@ -44,6 +50,9 @@ struct PlannedMessage {
   NodeId src = 0, dst = 0;
   std::uint64_t bytes = 0;
   std::uint64_t tag = 0;
+  // Multicast: sent once toward dst with the replicate bit; the inter-level
+  // replicator above dst delivers a copy to the same row of each of its columns.
+  bool replicate = false;
 };
 
 struct CollectivePlan {

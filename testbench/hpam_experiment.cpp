@@ -11,6 +11,7 @@
 #include "routers/hpam/hpam_geometry.hpp"
 #include "routers/hpam/hpam_nic.hpp"
 #include "routers/hpam/hpam_topology.hpp"
+#include "routers/hpam/inter_level_replicator.hpp"
 #include "routers/hpam/replicator_core.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "testbench/collective_experiment.hpp"
@@ -71,6 +72,10 @@ struct HpamSetup : ExperimentSetup {
   hpam::CollectiveSpec spec;
   std::vector<std::pair<unsigned, unsigned>> shapes;  // one trial per shape
   bool best = false;
+  bool replication = false;
+  hpam::ReplicatorImpl replicator_impl = hpam::ReplicatorImpl::kBehavioral;
+  hpam::ReplicatorMode replicator_mode = hpam::ReplicatorMode::kLockstep;
+  unsigned replicator_depth = 4;
   double cycle_us() const { return lambda_us * flit_bytes[0] / net.link_latency; }
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
@@ -114,11 +119,24 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   if (s->levels.size() != 2)
     cfg.fail(kLevels.key, "the collectives (the paper's sections 3-5) run on two levels: give [[r1,c1],[r2,c2]]");
   const bool replication = kReplication.read(cfg);
+  s->replication = replication;
   if (replication) {
-    if (kReplicatorModel.read(cfg) == "rtl" && !hpam::rtl_replicator_available())
-      cfg.fail(kReplicatorModel.key, "rtl needs a build with the Verilated replicator (not in this build); use behavioral");
-    kReplicatorMode.read(cfg);
-    kReplicatorDepth.read(cfg);
+    if (kReplicatorModel.read(cfg) == "rtl") {
+      if (!hpam::rtl_replicator_available())
+        cfg.fail(kReplicatorModel.key, "rtl needs a build with the Verilated replicator (not in this build); use behavioral");
+      s->replicator_impl = hpam::ReplicatorImpl::kRtl;
+    }
+    s->replicator_mode = kReplicatorMode.read(cfg) == "buffered" ? hpam::ReplicatorMode::kBuffered
+                                                                  : hpam::ReplicatorMode::kLockstep;
+    if (s->replicator_mode == hpam::ReplicatorMode::kBuffered)
+      s->replicator_depth = static_cast<unsigned>(kReplicatorDepth.read(cfg));
+    else
+      cfg.declare_unused(kReplicatorDepth.key, "applies only to network.replicator_mode=buffered");
+    const unsigned f = s->levels[1].cols / s->levels[0].cols;
+    if (f > hpam::kMaxReplicatorBranches)
+      cfg.fail(kReplication.key, "the replicator has at most " + std::to_string(hpam::kMaxReplicatorBranches) +
+                                     " branches; this machine needs c2/c1 = " + std::to_string(f) +
+                                     " (make c1 larger or c2 smaller)");
   } else {
     for (const auto* k : {&kReplicatorModel.key, &kReplicatorMode.key})
       cfg.declare_unused(*k, "applies only to network.replication=true");
@@ -144,6 +162,18 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   s->lambda_us = kLambdaUs.read(cfg);
   s->net.router.vcs = static_cast<unsigned>(kVcs.read(cfg));
   s->net.router.buffer_depth = static_cast<unsigned>(kBufferDepth.read(cfg));
+  {
+    // The shared VcRouter arbitrates over at most 64 input VCs: the bottom-row
+    // routers of level 1 have 5 + f (+1 up, +2 replication) ports.
+    const unsigned f = s->levels[1].cols / s->levels[0].cols;
+    const unsigned ports = 5 + f + (s->levels[0].rows == 1 ? 0u : 0u) + (replication ? 1u : 0u);
+    const unsigned top = 5 + 1 + (replication ? 1u : 0u);
+    const unsigned worst = std::max(ports, top);
+    if (worst * s->net.router.vcs > 64)
+      cfg.fail(kLevels.key, "the inter-level routers would have " + std::to_string(worst) + " ports x " +
+                                std::to_string(s->net.router.vcs) + " VCs; the VC router takes at most 64 "
+                                "(make c2/c1 smaller or router.vcs fewer)");
+  }
   s->q = static_cast<unsigned>(kQ.read(cfg));
   s->send_us = kSendUs.read(cfg);
   s->copy_us = kCopyUs.read(cfg);
@@ -156,8 +186,11 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   const std::string algorithm = kAlgorithm.read(cfg);
   sp.algorithm = algorithm == "brute_force" ? Algorithm::kBruteForce
                  : algorithm == "hybrid"    ? Algorithm::kHybrid : Algorithm::kMulticast;
-  if (sp.algorithm == Algorithm::kMulticast)
-    cfg.fail(kAlgorithm.key, "multicast needs the inter-level replication hardware, which this model does not "
+  if (sp.algorithm == Algorithm::kMulticast && !replication)
+    cfg.fail(kAlgorithm.key, "multicast needs the inter-level replication hardware (network.replication=true); "
+                             "or use brute_force|hybrid");
+  if (sp.algorithm == Algorithm::kMulticast && sp.collective == Collective::kGather)
+    cfg.fail(kAlgorithm.key, "a multicast gather needs the combining inter-level router, which this model does not "
                              "build yet; use brute_force|hybrid");
   sp.piece_bytes = static_cast<std::uint64_t>(kBytes.read(cfg));
   sp.q = s->q;
@@ -193,6 +226,9 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
       bool ok = sm.IsSequence() && sm.size() == 2;
       const std::int64_t p = ok ? as_int(sm[0], ok) : 0, q = ok ? as_int(sm[1], ok) : 0;
       if (!ok || !power_of_two(p) || !power_of_two(q) || p > low.rows || q > low.cols) cfg.fail(kSubmesh.key, allowed);
+      if (sp.algorithm == Algorithm::kMulticast && q != 1)
+        cfg.fail(kSubmesh.key, "multicast sub-meshes are one column wide: [p2,1] with p2 dividing " +
+                                   std::to_string(low.rows) + ", or best");
       s->shapes = {{static_cast<unsigned>(p), static_cast<unsigned>(q)}};
     }
   }
@@ -231,8 +267,9 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
         setup_(setup),
         seed_(ctx.seed),
         geo_(setup.levels),
-        topo_(geo_, setup.net.router.vcs),
+        topo_(geo_, setup.net.router.vcs, setup.replication),
         network_("net", topo_, setup.net, CollectiveExperiment::engine_, pool_, ledger_) {
+    if (setup.replication) build_replicators();
     CollectiveExperiment::engine_.set_in_flight_probe([this] { return pool_.live(); });
     CollectiveExperiment::engine_.add(*this);
     const double cycle = setup.cycle_us();
@@ -366,6 +403,23 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
     }
     h["max_messages_waiting_to_send"] = max_send_wait;
     h["max_messages_waiting_to_receive"] = max_recv_wait;
+    if (setup_.replication) {
+      std::uint64_t in = 0, out = 0, stalled = 0;
+      unsigned occupancy = 0;
+      for (const auto& r : replicators_) {
+        in += r->flits_in();
+        for (unsigned i = 0; i < r->branches(); ++i) out += r->flits_out(i);
+        stalled += r->stalled_cycles();
+        occupancy = std::max(occupancy, r->max_occupancy());
+      }
+      h["replication"] = {{"replicators", replicators_.size()},
+                          {"mode", setup_.replicator_mode == hpam::ReplicatorMode::kLockstep ? "lockstep" : "buffered"},
+                          {"model", setup_.replicator_impl == hpam::ReplicatorImpl::kRtl ? "rtl" : "behavioral"},
+                          {"flits_in", in},
+                          {"flits_out", out},
+                          {"stalled_cycles", stalled},
+                          {"max_branch_occupancy", occupancy}};
+    }
     out["hpam"] = h;
   }
 
@@ -410,13 +464,49 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
       if (plan_.waits[n] == 0 && !plan_.sends[n].empty()) ready_.push_back({now - 1, n});
   }
 
+  // One InterLevelReplicator behind the replicate port of every bottom-row
+  // router of level 1, its branches into the from_replicator ports below.
+  void build_replicators() {
+    const unsigned L = setup_.net.link_latency, LC = L + setup_.net.credit_delay;
+    const unsigned depth = setup_.net.router.buffer_depth;
+    for (NodeId n = 0; n < geo_.nodes(); ++n) network_.nic(n).accept_group_bits(hpam::HpamTopology::kReplicateBit);
+    for (unsigned r = 0; r < topo_.routers(); ++r) {
+      const auto rp = topo_.replicate_port(r);
+      if (!rp) continue;
+      const hpam::Position at = geo_.position(r);
+      const unsigned f = topo_.down_ports(r);
+      auto core = hpam::make_replicator(setup_.replicator_impl, f, setup_.replicator_mode, setup_.replicator_depth);
+      if (!core) throw std::logic_error("hpam: no RTL replicator in this build");
+      replicators_.push_back(std::make_unique<hpam::InterLevelReplicator>(
+          ("repl_" + topo_.router_name(r)).c_str(), std::move(core), geo_, at, setup_.net.router.vcs, depth, pool_,
+          ledger_));
+      hpam::InterLevelReplicator& rep = *replicators_.back();
+      flit_links_.push_back(std::make_unique<vc::FlitLink>(1, L));
+      flit_links_.back()->set_strict(true);
+      credit_links_.push_back(std::make_unique<vc::CreditLink>(1, LC));
+      network_.router(r).connect(*rp, nullptr, flit_links_.back().get(), credit_links_.back().get(), nullptr, depth);
+      rep.connect_input(flit_links_.back().get(), credit_links_.back().get());
+      for (unsigned i = 0; i < f; ++i) {
+        const unsigned b = geo_.node(geo_.below(at, i));
+        flit_links_.push_back(std::make_unique<vc::FlitLink>(1, L));
+        flit_links_.back()->set_strict(true);
+        credit_links_.push_back(std::make_unique<vc::CreditLink>(1, LC));
+        network_.router(b).connect(*topo_.from_replicator_port(b), flit_links_.back().get(), nullptr, nullptr,
+                                   credit_links_.back().get(), depth);
+        rep.connect_branch(i, flit_links_.back().get(), credit_links_.back().get(), depth);
+      }
+      CollectiveExperiment::engine_.add(rep);
+    }
+  }
+
   void send(const hpam::PlannedMessage& m) {
     unsigned char data[16];
     hpam::MessageWord{m.tag, m.bytes}.store(data);
     tlm::tlm_generic_payload trans;
     IcnExtension ext;
     trans.set_extension(&ext);
-    prepare_message_write(trans, ext, m.dst, data, 16, seq_++);
+    prepare_message_write(trans, ext, m.replicate ? (m.dst | hpam::HpamTopology::kReplicateBit) : m.dst, data, 16,
+                          seq_++);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     (*cpu_[m.src])->b_transport(trans, delay);
     trans.clear_extension(&ext);
@@ -438,6 +528,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   }
   std::string equation() const {
     const bool bc = setup_.spec.collective == Collective::kBroadcast;
+    if (setup_.spec.algorithm == Algorithm::kMulticast) return bc ? "eq. (6)" : "eq. (11)";
     return bc ? "eq. (5)" : "eq. (10)";
   }
   std::string why_no_equation() const {
@@ -459,8 +550,10 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
     c.p2 = setup_.shapes[i].first;
     c.q2 = setup_.shapes[i].second;
     c.s = static_cast<double>(setup_.spec.piece_bytes);
-    return setup_.spec.collective == Collective::kBroadcast ? hpam::eq5_hybrid_broadcast(k, c)
-                                                            : hpam::eq10_hybrid_scatter(k, c);
+    const bool bc = setup_.spec.collective == Collective::kBroadcast;
+    if (setup_.spec.algorithm == Algorithm::kMulticast)
+      return bc ? hpam::eq6_multicast_broadcast(k, c) : hpam::eq11_multicast_scatter(k, c);
+    return bc ? hpam::eq5_hybrid_broadcast(k, c) : hpam::eq10_hybrid_scatter(k, c);
   }
 
   const HpamSetup setup_;  // a copy: the setup may go before the experiment
@@ -469,6 +562,9 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   hpam::HpamTopology topo_;
   vc::VcNetwork network_;
   std::vector<std::unique_ptr<hpam::HpamNic>> nics_;
+  std::vector<std::unique_ptr<hpam::InterLevelReplicator>> replicators_;
+  std::vector<std::unique_ptr<vc::FlitLink>> flit_links_;      // replicator links
+  std::vector<std::unique_ptr<vc::CreditLink>> credit_links_;
   // The processors' side of their NICs: one TLM-2.0 initiator socket each.
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<HpamExperiment>>> cpu_;
   std::vector<Trial> trials_;

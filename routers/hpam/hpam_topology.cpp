@@ -2,8 +2,8 @@
 
 namespace icn::hpam {
 
-HpamTopology::HpamTopology(const HpamGeometry& geometry, unsigned vcs)
-    : geo_(geometry), vcs_(vcs), all_vcs_(vcs >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs) - 1) {}
+HpamTopology::HpamTopology(const HpamGeometry& geometry, unsigned vcs, bool replication)
+    : geo_(geometry), vcs_(vcs), replication_(replication), all_vcs_(vcs >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs) - 1) {}
 
 std::optional<unsigned> HpamTopology::up_port(unsigned r) const {
   if (!geo_.has_up(geo_.position(r))) return std::nullopt;
@@ -19,8 +19,19 @@ unsigned HpamTopology::down_port(unsigned r, unsigned branch) const {
   return kFirstLevelPort + (up_port(r) ? 1u : 0u) + branch;
 }
 
+std::optional<unsigned> HpamTopology::from_replicator_port(unsigned r) const {
+  if (!replication_ || !up_port(r)) return std::nullopt;
+  return down_port(r, 0) + down_ports(r);
+}
+
+std::optional<unsigned> HpamTopology::replicate_port(unsigned r) const {
+  if (!replication_ || down_ports(r) == 0) return std::nullopt;
+  return down_port(r, 0) + down_ports(r) + (from_replicator_port(r) ? 1u : 0u);
+}
+
 unsigned HpamTopology::ports(unsigned r) const {
-  return kFirstLevelPort + (up_port(r) ? 1u : 0u) + down_ports(r);
+  return kFirstLevelPort + (up_port(r) ? 1u : 0u) + down_ports(r) + (from_replicator_port(r) ? 1u : 0u) +
+         (replicate_port(r) ? 1u : 0u);
 }
 
 std::optional<vc::PortRef> HpamTopology::neighbor(unsigned r, unsigned p) const {
@@ -42,6 +53,7 @@ std::optional<vc::PortRef> HpamTopology::neighbor(unsigned r, unsigned p) const 
     const unsigned a = geo_.node(above);
     return vc::PortRef{a, down_port(a, at.col % geo_.fanout(at.level))};
   }
+  if (p == from_replicator_port(r) || p == replicate_port(r)) return std::nullopt;  // wired by the HPAM network
   const unsigned first_down = down_port(r, 0);
   if (p >= first_down && p < first_down + down_ports(r)) {
     const unsigned b = geo_.node(geo_.below(at, p - first_down));
@@ -59,6 +71,8 @@ std::string HpamTopology::port_name(unsigned r, unsigned p) const {
   static const char* mesh[] = {"local", "east", "west", "south", "north"};
   if (p < kFirstLevelPort) return mesh[p];
   if (up_port(r) && p == kFirstLevelPort) return "up";
+  if (p == from_replicator_port(r)) return "from_replicator";
+  if (p == replicate_port(r)) return "replicate";
   return "down" + std::to_string(p - down_port(r, 0));
 }
 
@@ -70,7 +84,9 @@ std::string HpamTopology::describe() const {
 }
 
 vc::RouteChoice HpamTopology::route(unsigned at, unsigned, NodeId, NodeId dst, Rng&) const {
-  const Step s = geo_.route(geo_.position(at), geo_.position(dst));
+  const bool replicate = (dst & kReplicateBit) != 0;
+  const Step s = geo_.route(geo_.position(at), geo_.position(dst & ~kReplicateBit));
+  if (replicate && s.dir == Step::kDown) return vc::RouteChoice{*replicate_port(at), all_vcs_};
   unsigned port = kLocal;
   switch (s.dir) {
     case Step::kEject: port = kLocal; break;

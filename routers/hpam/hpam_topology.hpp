@@ -7,6 +7,15 @@
 // (row + 1), 4 north; then, if it is a top-row router below level 1, 5 up;
 // then its f down ports, branch b leading to column col * f + b below.
 // Route computation is the extended X-Y decision of HpamGeometry::route.
+//
+// With the replication hardware (network.replication=true) a bottom-row
+// router with links down also has a `replicate` port, whose link leads into
+// its InterLevelReplicator, and a top-row router below level 1 a
+// `from_replicator` input port fed by the replicator above. Both are wired by
+// the HPAM network, not by VcNetwork (neighbor() says nullopt). A packet whose
+// destination carries kReplicateBit is routed as to the destination without
+// the bit, except that at the router where it would go down it takes the
+// `replicate` port instead: the replicator sends one copy down every branch.
 #pragma once
 
 #include <optional>
@@ -21,7 +30,9 @@ class HpamTopology : public vc::VcTopology {
  public:
   enum MeshPort : unsigned { kLocal = 0, kEast = 1, kWest = 2, kSouth = 3, kNorth = 4, kFirstLevelPort = 5 };
 
-  HpamTopology(const HpamGeometry& geometry, unsigned vcs);
+  static constexpr NodeId kReplicateBit = NodeId{1} << 30;
+
+  HpamTopology(const HpamGeometry& geometry, unsigned vcs, bool replication = false);
 
   const HpamGeometry& geometry() const { return geo_; }
 
@@ -41,10 +52,15 @@ class HpamTopology : public vc::VcTopology {
   unsigned down_port(unsigned r, unsigned branch) const;
   // Number of down ports of router r (0 if not a bottom-row router above another level).
   unsigned down_ports(unsigned r) const;
+  // The replication ports (nullopt without the hardware or where there is none).
+  std::optional<unsigned> replicate_port(unsigned r) const;
+  std::optional<unsigned> from_replicator_port(unsigned r) const;
+  bool replication() const { return replication_; }
 
  private:
   const HpamGeometry& geo_;
   unsigned vcs_;
+  bool replication_;
   std::uint64_t all_vcs_;
 };
 

@@ -30,7 +30,7 @@ void VcNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
     return;
   }
   const unsigned flits = ext != nullptr ? ext->route : 1;
-  if (trans.get_address() >= params_.nodes || flits < 1 || flits > params_.max_packet_flits) {
+  if ((trans.get_address() & ~std::uint64_t{group_bits_}) >= params_.nodes || flits < 1 || flits > params_.max_packet_flits) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }

@@ -50,6 +50,9 @@ class VcNic : public sc_core::sc_module, public Clocked {
 
   void attach(FlitLink* inject, CreditLink* inject_credits, FlitLink* eject, CreditLink* eject_credits);
   void set_sink(ArrivalSink& sink) { sink_ = &sink; }
+  // Address bits above the node id that the topology's routing function
+  // reads as a group (e.g. HPAM's replicated messages); none by default.
+  void accept_group_bits(std::uint32_t bits) { group_bits_ = bits; }
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
@@ -68,6 +71,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
   PacketPool& pool_;
   TrafficLedger& ledger_;
   ArrivalSink* sink_ = nullptr;
+  std::uint32_t group_bits_ = 0;
   FlitLink* inject_ = nullptr;
   CreditLink* inject_credits_ = nullptr;
   FlitLink* eject_ = nullptr;
