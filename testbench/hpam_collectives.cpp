@@ -16,6 +16,8 @@ struct Edge {
   NodeId from, to;
   std::uint64_t bytes, tag;
   std::vector<NodeId> copies;  // multicast: every receiver (to is the first)
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> copy_content;  // (bytes, tag) of each copy's own column
+  NodeId via = kNoNode;        // multicast: the inter-level router that replicates (or combines)
 };
 
 class Planner {
@@ -79,9 +81,15 @@ class Planner {
       for (unsigned i = 0; i < low.rows / s_.p2; ++i)
         for (unsigned j = 0; j < top.cols; ++j) {
           Edge e{src_, g_.node({1, i * s_.p2, j * f}), 0, 0, {}};
+          e.via = g_.node({0, top.rows - 1, j});
           for (unsigned b = 0; b < f; ++b) {
             e.copies.push_back(g_.node({1, i * s_.p2, j * f + b}));
-            for (unsigned a = 0; a < s_.p2; ++a) add_to_region(e, g_.node({1, i * s_.p2 + a, j * f + b}));
+            Edge own{src_, e.copies.back(), 0, 0, {}};
+            for (unsigned a = 0; a < s_.p2; ++a) {
+              add_to_region(e, g_.node({1, i * s_.p2 + a, j * f + b}));
+              add_to_region(own, g_.node({1, i * s_.p2 + a, j * f + b}));
+            }
+            e.copy_content.push_back({own.bytes, own.tag});
           }
           edges_.push_back(e);
           roots.insert(roots.end(), e.copies.begin(), e.copies.end());
@@ -148,6 +156,17 @@ CollectivePlan plan_collective(const HpamGeometry& g, const CollectiveSpec& spec
   plan.receives.resize(g.nodes());
   const bool reverse = spec.collective == Collective::kGather;
   for (const Edge& e : edges) {
+    if (reverse && !e.copies.empty()) {
+      // Combining gather: every column root sends its own block up; the sink
+      // receives one merged message from the inter-level router.
+      for (std::size_t b = 0; b < e.copies.size(); ++b)
+        plan.sends[e.copies[b]].push_back(
+            {e.copies[b], e.from, e.copy_content[b].first, e.copy_content[b].second, false, true});
+      plan.receives[e.from].push_back({e.via, e.from, e.bytes, e.tag});
+      plan.bytes += e.bytes;
+      ++plan.messages;
+      continue;
+    }
     const std::vector<NodeId> to = e.copies.empty() ? std::vector<NodeId>{e.to} : e.copies;
     for (NodeId n : to) {
       PlannedMessage m{e.from, n, e.bytes, e.tag};
@@ -163,7 +182,8 @@ CollectivePlan plan_collective(const HpamGeometry& g, const CollectiveSpec& spec
   } else {
     // Gather: a processor sends its region's pieces to its parent once every
     // child has sent it theirs; leaves (and brute force) send at the start.
-    for (const Edge& e : edges) plan.sends[e.to].push_back({e.to, e.from, e.bytes, e.tag});
+    for (const Edge& e : edges)
+      if (e.copies.empty()) plan.sends[e.to].push_back({e.to, e.from, e.bytes, e.tag});
     for (NodeId n = 0; n < g.nodes(); ++n) plan.waits[n] = static_cast<unsigned>(plan.receives[n].size());
   }
   return plan;

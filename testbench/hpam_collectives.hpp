@@ -15,6 +15,9 @@
 // branch b; each then runs the binary tree down its p2 x 1 column. A scatter's
 // replicated message carries the pieces of all f columns' blocks (the paper's
 // replicator copies whole messages); each root keeps its column's.
+// A multicast gather reverses it with the combining router: each column root
+// sends its column block up with the combine bit; the router above merges the
+// f blocks of a row into one message to the sink, from the router's node.
 // Gather is the exact reverse: a processor sends its region's pieces to its
 // parent once all its children's messages have arrived.
 //
@@ -53,6 +56,9 @@ struct PlannedMessage {
   // Multicast: sent once toward dst with the replicate bit; the inter-level
   // replicator above dst delivers a copy to the same row of each of its columns.
   bool replicate = false;
+  // Gather with the combining router: sent toward dst with the combine bit,
+  // merged with the other columns' at the router above.
+  bool combine = false;
 };
 
 struct CollectivePlan {

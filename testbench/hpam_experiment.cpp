@@ -11,6 +11,7 @@
 #include "routers/hpam/hpam_geometry.hpp"
 #include "routers/hpam/hpam_nic.hpp"
 #include "routers/hpam/hpam_topology.hpp"
+#include "routers/hpam/inter_level_combiner.hpp"
 #include "routers/hpam/inter_level_replicator.hpp"
 #include "routers/hpam/replicator_core.hpp"
 #include "routers/vc/vc_network.hpp"
@@ -166,7 +167,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     // The shared VcRouter arbitrates over at most 64 input VCs: the bottom-row
     // routers of level 1 have 5 + f (+1 up, +2 replication) ports.
     const unsigned f = s->levels[1].cols / s->levels[0].cols;
-    const unsigned ports = 5 + f + (s->levels[0].rows == 1 ? 0u : 0u) + (replication ? 1u : 0u);
+    const unsigned ports = 5 + f + (replication ? 2u : 0u);
     const unsigned top = 5 + 1 + (replication ? 1u : 0u);
     const unsigned worst = std::max(ports, top);
     if (worst * s->net.router.vcs > 64)
@@ -189,9 +190,6 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   if (sp.algorithm == Algorithm::kMulticast && !replication)
     cfg.fail(kAlgorithm.key, "multicast needs the inter-level replication hardware (network.replication=true); "
                              "or use brute_force|hybrid");
-  if (sp.algorithm == Algorithm::kMulticast && sp.collective == Collective::kGather)
-    cfg.fail(kAlgorithm.key, "a multicast gather needs the combining inter-level router, which this model does not "
-                             "build yet; use brute_force|hybrid");
   sp.piece_bytes = static_cast<std::uint64_t>(kBytes.read(cfg));
   sp.q = s->q;
   const YAML::Node src = kSource.read(cfg);
@@ -419,6 +417,13 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
                           {"flits_out", out},
                           {"stalled_cycles", stalled},
                           {"max_branch_occupancy", occupancy}};
+      std::uint64_t cin = 0, cout = 0, stored = 0;
+      for (const auto& c : combiners_) {
+        cin += c->messages_in();
+        cout += c->messages_out();
+        stored = std::max(stored, c->max_stored_flits());
+      }
+      h["combining"] = {{"messages_in", cin}, {"messages_out", cout}, {"max_stored_flits", stored}};
     }
     out["hpam"] = h;
   }
@@ -469,7 +474,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   void build_replicators() {
     const unsigned L = setup_.net.link_latency, LC = L + setup_.net.credit_delay;
     const unsigned depth = setup_.net.router.buffer_depth;
-    for (NodeId n = 0; n < geo_.nodes(); ++n) network_.nic(n).accept_group_bits(hpam::HpamTopology::kReplicateBit);
+    for (NodeId n = 0; n < geo_.nodes(); ++n) network_.nic(n).accept_group_bits(hpam::HpamTopology::kGroupBits);
     for (unsigned r = 0; r < topo_.routers(); ++r) {
       const auto rp = topo_.replicate_port(r);
       if (!rp) continue;
@@ -484,8 +489,30 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
       flit_links_.push_back(std::make_unique<vc::FlitLink>(1, L));
       flit_links_.back()->set_strict(true);
       credit_links_.push_back(std::make_unique<vc::CreditLink>(1, LC));
-      network_.router(r).connect(*rp, nullptr, flit_links_.back().get(), credit_links_.back().get(), nullptr, depth);
-      rep.connect_input(flit_links_.back().get(), credit_links_.back().get());
+      vc::FlitLink* to_rep = flit_links_.back().get();
+      vc::CreditLink* rep_credit = credit_links_.back().get();
+      rep.connect_input(to_rep, rep_credit);
+      // The combining unit: fed by the combine port, answering into the
+      // replicate port's input side.
+      combiners_.push_back(std::make_unique<hpam::InterLevelCombiner>(("comb_" + topo_.router_name(r)).c_str(), geo_,
+                                                                      at, f, setup_.net.router.vcs, pool_, ledger_));
+      hpam::InterLevelCombiner& comb = *combiners_.back();
+      auto link_pair = [&] {
+        flit_links_.push_back(std::make_unique<vc::FlitLink>(1, L));
+        flit_links_.back()->set_strict(true);
+        credit_links_.push_back(std::make_unique<vc::CreditLink>(1, LC));
+      };
+      link_pair();
+      vc::FlitLink* to_comb = flit_links_.back().get();
+      vc::CreditLink* comb_credit = credit_links_.back().get();
+      link_pair();
+      vc::FlitLink* from_comb = flit_links_.back().get();
+      vc::CreditLink* from_comb_credit = credit_links_.back().get();
+      network_.router(r).connect(*rp, from_comb, to_rep, rep_credit, from_comb_credit, depth);
+      network_.router(r).connect(*topo_.combine_port(r), nullptr, to_comb, comb_credit, nullptr, depth);
+      comb.connect_input(to_comb, comb_credit);
+      comb.connect_output(from_comb, from_comb_credit, depth);
+      CollectiveExperiment::engine_.add(comb);
       for (unsigned i = 0; i < f; ++i) {
         const unsigned b = geo_.node(geo_.below(at, i));
         flit_links_.push_back(std::make_unique<vc::FlitLink>(1, L));
@@ -505,8 +532,9 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
     tlm::tlm_generic_payload trans;
     IcnExtension ext;
     trans.set_extension(&ext);
-    prepare_message_write(trans, ext, m.replicate ? (m.dst | hpam::HpamTopology::kReplicateBit) : m.dst, data, 16,
-                          seq_++);
+    const NodeId address = m.dst | (m.replicate ? hpam::HpamTopology::kReplicateBit : 0) |
+                           (m.combine ? hpam::HpamTopology::kCombineBit : 0);
+    prepare_message_write(trans, ext, address, data, 16, seq_++);
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     (*cpu_[m.src])->b_transport(trans, delay);
     trans.clear_extension(&ext);
@@ -563,6 +591,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   vc::VcNetwork network_;
   std::vector<std::unique_ptr<hpam::HpamNic>> nics_;
   std::vector<std::unique_ptr<hpam::InterLevelReplicator>> replicators_;
+  std::vector<std::unique_ptr<hpam::InterLevelCombiner>> combiners_;
   std::vector<std::unique_ptr<vc::FlitLink>> flit_links_;      // replicator links
   std::vector<std::unique_ptr<vc::CreditLink>> credit_links_;
   // The processors' side of their NICs: one TLM-2.0 initiator socket each.

@@ -29,9 +29,14 @@ std::optional<unsigned> HpamTopology::replicate_port(unsigned r) const {
   return down_port(r, 0) + down_ports(r) + (from_replicator_port(r) ? 1u : 0u);
 }
 
+std::optional<unsigned> HpamTopology::combine_port(unsigned r) const {
+  if (!replicate_port(r)) return std::nullopt;
+  return *replicate_port(r) + 1;
+}
+
 unsigned HpamTopology::ports(unsigned r) const {
   return kFirstLevelPort + (up_port(r) ? 1u : 0u) + down_ports(r) + (from_replicator_port(r) ? 1u : 0u) +
-         (replicate_port(r) ? 1u : 0u);
+         (replicate_port(r) ? 2u : 0u);
 }
 
 std::optional<vc::PortRef> HpamTopology::neighbor(unsigned r, unsigned p) const {
@@ -53,7 +58,7 @@ std::optional<vc::PortRef> HpamTopology::neighbor(unsigned r, unsigned p) const 
     const unsigned a = geo_.node(above);
     return vc::PortRef{a, down_port(a, at.col % geo_.fanout(at.level))};
   }
-  if (p == from_replicator_port(r) || p == replicate_port(r)) return std::nullopt;  // wired by the HPAM network
+  if (p == from_replicator_port(r) || p == replicate_port(r) || p == combine_port(r)) return std::nullopt;  // wired by the HPAM network
   const unsigned first_down = down_port(r, 0);
   if (p >= first_down && p < first_down + down_ports(r)) {
     const unsigned b = geo_.node(geo_.below(at, p - first_down));
@@ -73,6 +78,7 @@ std::string HpamTopology::port_name(unsigned r, unsigned p) const {
   if (up_port(r) && p == kFirstLevelPort) return "up";
   if (p == from_replicator_port(r)) return "from_replicator";
   if (p == replicate_port(r)) return "replicate";
+  if (p == combine_port(r)) return "combine";
   return "down" + std::to_string(p - down_port(r, 0));
 }
 
@@ -83,9 +89,16 @@ std::string HpamTopology::describe() const {
   return s;
 }
 
-vc::RouteChoice HpamTopology::route(unsigned at, unsigned, NodeId, NodeId dst, Rng&) const {
+vc::RouteChoice HpamTopology::route(unsigned at, unsigned in_port, NodeId, NodeId dst, Rng&) const {
   const bool replicate = (dst & kReplicateBit) != 0;
-  const Step s = geo_.route(geo_.position(at), geo_.position(dst & ~kReplicateBit));
+  if ((dst & kCombineBit) != 0) {
+    const Position here = geo_.position(at), to = geo_.position(dst & ~kGroupBits);
+    if (here.level > to.level) return vc::RouteChoice{here.row > 0 ? unsigned{kNorth} : unsigned{kFirstLevelPort}, all_vcs_};
+    const unsigned first_down = down_port(at, 0);
+    if (combine_port(at) && in_port >= first_down && in_port < first_down + down_ports(at))
+      return vc::RouteChoice{*combine_port(at), all_vcs_};
+  }
+  const Step s = geo_.route(geo_.position(at), geo_.position(dst & ~kGroupBits));
   if (replicate && s.dir == Step::kDown) return vc::RouteChoice{*replicate_port(at), all_vcs_};
   unsigned port = kLocal;
   switch (s.dir) {

@@ -16,6 +16,11 @@
 // destination carries kReplicateBit is routed as to the destination without
 // the bit, except that at the router where it would go down it takes the
 // `replicate` port instead: the replicator sends one copy down every branch.
+// The combining variant (gather): a bottom-row router also has a `combine`
+// port into its InterLevelCombiner, whose combined messages enter on the
+// input side of the `replicate` port. A packet whose destination carries
+// kCombineBit goes north up its own column and up to the router above, which
+// routes it into `combine`.
 #pragma once
 
 #include <optional>
@@ -31,6 +36,10 @@ class HpamTopology : public vc::VcTopology {
   enum MeshPort : unsigned { kLocal = 0, kEast = 1, kWest = 2, kSouth = 3, kNorth = 4, kFirstLevelPort = 5 };
 
   static constexpr NodeId kReplicateBit = NodeId{1} << 30;
+  // A message for the combining router (gather): it goes straight up its
+  // column to the router above, which hands it to its InterLevelCombiner.
+  static constexpr NodeId kCombineBit = NodeId{1} << 29;
+  static constexpr NodeId kGroupBits = kReplicateBit | kCombineBit;
 
   HpamTopology(const HpamGeometry& geometry, unsigned vcs, bool replication = false);
 
@@ -55,6 +64,9 @@ class HpamTopology : public vc::VcTopology {
   // The replication ports (nullopt without the hardware or where there is none).
   std::optional<unsigned> replicate_port(unsigned r) const;
   std::optional<unsigned> from_replicator_port(unsigned r) const;
+  // Output into the InterLevelCombiner (its combined messages come back on
+  // the replicate port's input side).
+  std::optional<unsigned> combine_port(unsigned r) const;
   bool replication() const { return replication_; }
 
  private:

@@ -147,6 +147,33 @@ TEST(HpamPlan, GatherIsTheScatterReversed) {
   play(g, ga, pg);
 }
 
+TEST(HpamPlan, MulticastGatherSendsEachColumnBlockUpForCombining) {
+  // 1x1 over 4x4, p2 = 2: each of the 8 column roots sends its 2-piece block
+  // with the combine bit; the sink receives 2 merged messages (4 columns each)
+  // from the level-1 router, whose bytes and tags are those of the blocks.
+  const HpamGeometry g({{1, 1}, {4, 4}});
+  const auto s = spec(Collective::kGather, Algorithm::kMulticast, 2, 1);
+  const CollectivePlan plan = plan_collective(g, s);
+  ASSERT_EQ(plan.receives[0].size(), 2u);
+  std::uint64_t up_bytes = 0, up_tag = 0;
+  unsigned up = 0;
+  for (NodeId n = 1; n < g.nodes(); ++n)
+    for (const auto& m : plan.sends[n])
+      if (m.combine) {
+        ++up;
+        up_bytes += m.bytes;
+        up_tag ^= m.tag;
+        EXPECT_EQ(m.bytes, 200u);
+        EXPECT_EQ(g.position(n).row % 2, 0u);
+      }
+  EXPECT_EQ(up, 8u);
+  EXPECT_EQ(plan.receives[0][0].bytes + plan.receives[0][1].bytes, up_bytes);
+  EXPECT_EQ(plan.receives[0][0].tag ^ plan.receives[0][1].tag, up_tag);
+  std::uint64_t all = 0;
+  for (NodeId n = 1; n < g.nodes(); ++n) all ^= piece_tag(s.seed, 0, n);
+  EXPECT_EQ(up_tag, all);
+}
+
 TEST(HpamPlan, BruteForceSendsEveryMessageFromTheSource) {
   const HpamGeometry g({{2, 2}, {4, 4}});
   const auto s = spec(Collective::kBroadcast, Algorithm::kBruteForce, 1, 1, true);

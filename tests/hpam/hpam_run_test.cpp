@@ -81,7 +81,7 @@ TEST(HpamRun, BruteForceIsBoundedByTheSourcesPortAndWorstWhenMessagesAreLong) {
 TEST(HpamRun, MulticastDeliversThroughBothReplicatorModesAndEveryBranchGetsEveryFlit) {
   std::vector<std::vector<std::string>> runs;
   for (const std::string levels : {"[[1,1],[4,4]]", "[[2,2],[4,8]]"})
-    for (const std::string c : {"broadcast", "scatter"})
+    for (const std::string c : {"broadcast", "scatter", "gather"})
       for (const std::string mode : {"lockstep", "buffered"})
         for (const std::string d : {"level2", "all"}) {
           auto o = base(levels);
@@ -95,9 +95,14 @@ TEST(HpamRun, MulticastDeliversThroughBothReplicatorModesAndEveryBranchGetsEvery
     for (const auto& s : runs[i]) what += s + " ";
     EXPECT_EQ(results[i].problem, "") << what;
     const auto& rep = results[i].results["hpam"]["replication"];
+    const auto& comb = results[i].results["hpam"]["combining"];
     const unsigned f = 4;  // c2 / c1 in both machines
     EXPECT_EQ(rep["flits_out"].get<std::uint64_t>(), f * rep["flits_in"].get<std::uint64_t>()) << what;
-    EXPECT_GT(rep["flits_in"].get<std::uint64_t>(), 0u) << what;
+    // The gather goes through the combining routers, f messages into one.
+    const bool gather = what.find("collective=gather") != std::string::npos;
+    EXPECT_EQ(rep["flits_in"].get<std::uint64_t>() > 0, !gather) << what;
+    EXPECT_EQ(comb["messages_in"].get<std::uint64_t>() > 0, gather) << what;
+    EXPECT_EQ(comb["messages_in"].get<std::uint64_t>(), f * comb["messages_out"].get<std::uint64_t>()) << what;
   }
 }
 
@@ -146,8 +151,6 @@ TEST(HpamRun, BadParametersAreRejectedWithOneLine) {
   expect_rejected(run + "network.replication=true --set network.replicator_model=rtl", "network.replicator_model");
   expect_rejected(run + "traffic.algorithm=brute_force --set traffic.submesh=[2,2]", "traffic.submesh");
   expect_rejected(run + "traffic.algorithm=multicast", "network.replication=true");
-  expect_rejected(run + "network.replication=true --set traffic.algorithm=multicast --set traffic.collective=gather",
-                  "combining");
   expect_rejected(run + "network.replication=true --set traffic.algorithm=multicast --set traffic.submesh=[2,2]",
                   "one column wide");
   expect_rejected(run + "network.levels=[[1,1],[64,64]]", "at most 64");
