@@ -82,7 +82,10 @@ void HpamNic::hand_over(Cycle now) {
     throw std::logic_error(std::string(name()) + ": the network interface refused a message");
   sendq_.pop_front();
   send_state_ = SendState::kInjecting;
-  engine()->wake(*this, now + 1);  // watch the last flit leave
+  // The head leaves at now + 1 at the earliest and the tail `flits` - 1 cycles
+  // later: before now + flits + 1 the port cannot be free, so look from then on.
+  inject_free_earliest_ = now + flits + 1;
+  engine()->wake(*this, inject_free_earliest_);
   engine()->note_progress();
 }
 
@@ -102,7 +105,7 @@ Cycle HpamNic::tick(Cycle now) {
   if (send_state_ == SendState::kSoftware && send_done_ <= now) hand_over(now);
   Cycle next = kNever;
   if (send_state_ == SendState::kSoftware) next = send_done_;
-  if (send_state_ == SendState::kInjecting) next = now + 1;  // watch the last flit leave
+  if (send_state_ == SendState::kInjecting) next = std::max(now + 1, inject_free_earliest_);  // watch the tail leave
   if (!recvq_.empty()) next = std::min(next, std::max(recvq_.front().ready, now + 1));
   return next;
 }

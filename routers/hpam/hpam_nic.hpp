@@ -99,6 +99,7 @@ class HpamNic : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
   std::deque<Outgoing> sendq_;
   SendState send_state_ = SendState::kIdle;
   Cycle send_done_ = 0;
+  Cycle inject_free_earliest_ = 0;
   std::deque<Incoming> recvq_;
   Cycle recv_free_ = 0;  // the receive software is busy until the end of this cycle
   std::size_t max_send_wait_ = 0, max_recv_wait_ = 0;
