@@ -347,10 +347,11 @@ TEST(SandersSibeyn, SimplexCouplesTakeTwiceTheStepsOfHalfAsManyDuplexPus) {
   }
 }
 
-// Simplex, direct (every duplex line split into its send, then its receive):
-// deadlock-free for every algorithm, P (odd ones too), r, broadcast and
-// reduction; the NIC confirms no port ever sent and received at once; never
-// faster than duplex; and its steady state is 3 steps per packet.
+// Simplex, direct (every duplex line split into its two halves, in the order
+// of the compiled lock-step timetable): deadlock-free for every algorithm, P
+// (odd ones too), r, broadcast and reduction; the NIC confirms no port ever
+// sent and received at once; never faster than duplex and at most twice as
+// slow (the paper's bound for simplex).
 TEST(SandersSibeyn, SimplexDirectScheduleCompletesWithoutDeadlock) {
   std::vector<std::vector<std::string>> runs;
   for (int p : {2, 3, 7, 16, 45})
@@ -364,17 +365,51 @@ TEST(SandersSibeyn, SimplexDirectScheduleCompletesWithoutDeadlock) {
         more.push_back("nic.simplex_schedule=direct");
         runs.push_back(crossbar(p, alg, 12, more));
       }
-  // Steady state: 400 more packets cost 1200 more steps.
-  runs.push_back(crossbar(16, "fractional", 400, {"traffic.group=4", "nic.model=simplex", "nic.simplex_schedule=direct"}));
-  runs.push_back(crossbar(16, "fractional", 800, {"traffic.group=4", "nic.model=simplex", "nic.simplex_schedule=direct"}));
   const auto results = run_scenarios(runs);
-  for (std::size_t i = 0; i + 2 < runs.size(); i += 2) {
+  for (std::size_t i = 0; i < runs.size(); i += 2) {
     SCOPED_TRACE(nlohmann::json(runs[i + 1]).dump());
+    ASSERT_EQ(results[i].problem, "");
     ASSERT_EQ(results[i + 1].problem, "");
-    EXPECT_GE(results[i + 1].results["result"]["steps"].get<long>(), results[i].results["result"]["steps"].get<long>());
+    EXPECT_TRUE(results[i + 1].results["result"]["verified"].get<bool>());
+    const long duplex = results[i].results["result"]["steps"], simplex = results[i + 1].results["result"]["steps"];
+    EXPECT_GE(simplex, duplex);
+    EXPECT_LE(simplex, 2 * duplex);
   }
-  const long a = results[runs.size() - 2].results["result"]["steps"], b = results[runs.size() - 1].results["result"]["steps"];
-  EXPECT_EQ(b - a, 3 * 400);
+}
+
+// The paper's direct schedule: a run of r packets in 2r + 1 steps. Every PU of
+// a group with a right successor has 2r + 1 communications per run (r
+// receives, r sends down, one send right), so 2r + 1 is also the least a
+// simplex port can do; the expected value is that count, not the model's.
+// Measured as the difference between s and s + 30 r packets (30 more runs),
+// which cancels the start-up and drain. Reductions (the time-reversed
+// schedule) cost the same.
+TEST(SandersSibeyn, SimplexDirectForwardsARunOfRPacketsIn2rPlus1Steps) {
+  std::vector<std::vector<std::string>> runs;
+  struct Case {
+    int p, r;
+    std::string coll;
+  };
+  std::vector<Case> cases;
+  for (int p : {16, 45, 64})
+    for (int r : {1, 2, 3, 4, 6}) cases.push_back({p, r, "broadcast"});
+  cases.push_back({64, 3, "reduction"});
+  cases.push_back({45, 4, "reduction"});
+  for (const auto& c : cases)
+    for (int runs_of_r : {10, 40}) {
+      std::vector<std::string> more{"nic.model=simplex", "nic.simplex_schedule=direct", "traffic.collective=" + c.coll};
+      if (c.coll == "reduction") more.push_back("traffic.operator=matrix");
+      if (c.r > 1) more.push_back("traffic.group=" + std::to_string(c.r));  // r = 1: the binary tree
+      runs.push_back(crossbar(c.p, c.r == 1 ? "binary" : "fractional", c.r * runs_of_r, more));
+    }
+  const auto results = run_scenarios(runs);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE(nlohmann::json(runs[2 * i + 1]).dump());
+    ASSERT_EQ(results[2 * i].problem, "");
+    ASSERT_EQ(results[2 * i + 1].problem, "");
+    const long a = results[2 * i].results["result"]["steps"], b = results[2 * i + 1].results["result"]["steps"];
+    EXPECT_EQ(b - a, 30L * (2 * cases[i].r + 1)) << "P = " << cases[i].p << ", r = " << cases[i].r;
+  }
 }
 
 // The hierarchical crossbar: a chain laid out over a modules crosses a - 1
