@@ -531,7 +531,8 @@ TEST(SandersSibeyn, ScenariosRunVerifiedAndDeterministically) {
   const std::string dir = scratch_dir();
   for (const std::string name : {"fractional_crossbar_broadcast", "fractional_crossbar_chain",
                                  "fractional_crossbar_binary_reduction", "fractional_simplex_couples",
-                                 "fractional_hier_crossbar", "fractional_worked_example"}) {
+                                 "fractional_hier_crossbar", "fractional_worked_example",
+                                 "fractional_hier_crossbar_embedding", "fractional_simplex_direct"}) {
     SCOPED_TRACE(name);
     nlohmann::ordered_json first;
     for (int round = 0; round < 2; ++round) {
