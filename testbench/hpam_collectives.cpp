@@ -50,7 +50,7 @@ class Planner {
     auto phys = [&](unsigned a, unsigned b) { return g_.node({level, r0 + (a ^ xr), c0 + (b ^ xc)}); };
     const NodeId me = phys(vr, vc);
     auto region_edge = [&](unsigned a0, unsigned b0, unsigned hh, unsigned ww) {
-      Edge e{me, phys(a0, b0), 0, 0, {}};
+      Edge e{me, phys(a0, b0), 0, 0, {}, {}, kNoNode};
       for (unsigned a = 0; a < hh; ++a)
         for (unsigned b = 0; b < ww; ++b) add_to_region(e, phys(a0 + a, b0 + b));
       edges_.push_back(e);
@@ -80,11 +80,11 @@ class Planner {
       std::vector<NodeId> roots;
       for (unsigned i = 0; i < low.rows / s_.p2; ++i)
         for (unsigned j = 0; j < top.cols; ++j) {
-          Edge e{src_, g_.node({1, i * s_.p2, j * f}), 0, 0, {}};
+          Edge e{src_, g_.node({1, i * s_.p2, j * f}), 0, 0, {}, {}, kNoNode};
           e.via = g_.node({0, top.rows - 1, j});
           for (unsigned b = 0; b < f; ++b) {
             e.copies.push_back(g_.node({1, i * s_.p2, j * f + b}));
-            Edge own{src_, e.copies.back(), 0, 0, {}};
+            Edge own{src_, e.copies.back(), 0, 0, {}, {}, kNoNode};
             for (unsigned a = 0; a < s_.p2; ++a) {
               add_to_region(e, g_.node({1, i * s_.p2 + a, j * f + b}));
               add_to_region(own, g_.node({1, i * s_.p2 + a, j * f + b}));
@@ -105,7 +105,7 @@ class Planner {
     std::vector<std::size_t> roots;
     for (unsigned i = 0; i < low.rows / s_.p2; ++i)
       for (unsigned j = 0; j < low.cols / s_.q2; ++j) {
-        Edge e{src_, g_.node({1, i * s_.p2, j * s_.q2}), 0, 0, {}};
+        Edge e{src_, g_.node({1, i * s_.p2, j * s_.q2}), 0, 0, {}, {}, kNoNode};
         for (unsigned a = 0; a < s_.p2; ++a)
           for (unsigned b = 0; b < s_.q2; ++b) add_to_region(e, g_.node({1, i * s_.p2 + a, j * s_.q2 + b}));
         edges_.push_back(e);
@@ -121,7 +121,7 @@ class Planner {
 
  private:
   void direct(NodeId n) {
-    Edge e{src_, n, 0, 0, {}};
+    Edge e{src_, n, 0, 0, {}, {}, kNoNode};
     add_to_region(e, n);
     edges_.push_back(e);
   }

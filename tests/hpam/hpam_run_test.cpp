@@ -4,6 +4,7 @@
 // same seed gives the same bytes, and bad parameters exit 2 with one line.
 #include <gtest/gtest.h>
 
+#include "routers/hpam/replicator_core.hpp"
 #include "tests/support/sim_helpers.hpp"
 
 namespace icn {
@@ -73,8 +74,9 @@ TEST(HpamRun, BruteForceIsBoundedByTheSourcesPortAndWorstWhenMessagesAreLong) {
     const unsigned s = i % 2 == 0 ? 0 : 1024;
     const unsigned per_message = 25 + s / 8 + std::max(1u, s / 8);
     EXPECT_GE(brute, 16 * per_message) << i;
-    if (i == 1)  // Q = 2, S = 1024
+    if (i == 1) {  // Q = 2, S = 1024
       for (const auto& t : trials) EXPECT_LE(t["cycles"].get<unsigned>(), brute) << t.dump();
+    }
   }
 }
 
@@ -128,6 +130,30 @@ TEST(HpamRun, TheReplicationHardwareShortensTheBroadcast) {
   }
 }
 
+TEST(HpamRun, TheRtlReplicatorGivesTheBehaviouralModelsResults) {
+  // Co-simulation: the Verilated replicator in place of the C++ one, both
+  // flow-control modes, broadcast and scatter: identical results.
+  if (!hpam::rtl_replicator_available()) GTEST_SKIP() << "this build has no Verilated replicator";
+  std::vector<std::vector<std::string>> runs;
+  for (const std::string mode : {"lockstep", "buffered"})
+    for (const std::string c : {"broadcast", "scatter"})
+      for (const std::string model : {"behavioral", "rtl"}) {
+        auto o = base("[[2,2],[4,8]]");
+        o.insert(o.end(), {"network.replication=true", "traffic.algorithm=multicast", "traffic.collective=" + c,
+                           "network.replicator_mode=" + mode, "network.replicator_model=" + model});
+        if (mode == "buffered") o.push_back("network.replicator_depth=2");
+        runs.push_back(o);
+      }
+  const auto results = run_scenarios(runs);
+  for (std::size_t i = 0; i < results.size(); i += 2) {
+    ASSERT_EQ(results[i].problem, "");
+    ASSERT_EQ(results[i + 1].problem, "");
+    EXPECT_EQ(results[i].results["result"].dump(), results[i + 1].results["result"].dump());
+    EXPECT_EQ(results[i].results["hpam"]["trials"].dump(), results[i + 1].results["hpam"]["trials"].dump());
+    EXPECT_EQ(results[i + 1].results["hpam"]["replication"]["model"], "rtl");
+  }
+}
+
 TEST(HpamRun, SameSeedSameResults) {
   auto o = base("[[2,2],[4,8]]");
   o.push_back("traffic.collective=scatter");
@@ -148,7 +174,8 @@ TEST(HpamRun, BadParametersAreRejectedWithOneLine) {
   expect_rejected(run + "nic.q=0", "nic.q");
   expect_rejected(run + "traffic.source=[0,0,2]", "level-1 processor");
   expect_rejected(run + "network.flit_bytes=[8,8,8]", "network.flit_bytes");
-  expect_rejected(run + "network.replication=true --set network.replicator_model=rtl", "network.replicator_model");
+  if (!hpam::rtl_replicator_available())
+    expect_rejected(run + "network.replication=true --set network.replicator_model=rtl", "network.replicator_model");
   expect_rejected(run + "traffic.algorithm=brute_force --set traffic.submesh=[2,2]", "traffic.submesh");
   expect_rejected(run + "traffic.algorithm=multicast", "network.replication=true");
   expect_rejected(run + "network.replication=true --set traffic.algorithm=multicast --set traffic.submesh=[2,2]",
