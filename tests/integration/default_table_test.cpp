@@ -35,7 +35,7 @@ TEST(DefaultTable, ShowsEveryModelledFamilyVerifiedInSeconds) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_LT(seconds, 10.0) << "the first impression must take seconds";
-  for (const char* family : {"Dimakopoulos", "Ishii", "Zhang & Deng", "bit-serial constant n=64",
+  for (const char* family : {"Dimakopoulos", "Ishii", "Zhang & Deng", "Ben Miled", "bit-serial constant n=64",
                              "bit-serial doubling n=64", "iBT(64^2; <8,24>)", "Torus(12^3)", "Sanders & Sibeyn",
                              "BookSim", "mesh 8x8"})
     EXPECT_NE(r.out.find(family), std::string::npos) << family;
@@ -61,6 +61,15 @@ TEST(DefaultTable, ShowsEveryModelledFamilyVerifiedInSeconds) {
     ASSERT_GE(row.size(), 5u) << r.out;
     EXPECT_GE(std::stoi(row[4]), std::stoi(row[3])) << caps << ": at least lambda delivery cycles";
   }
+  // HPAM: both broadcasts verified, and the replication hardware's broadcast
+  // is the faster one (the paper's multicast gain is positive at 4x4).
+  const auto hybrid = row_cells(r.out, "broadcast   hybrid");
+  const auto multicast = row_cells(r.out, "broadcast   multicast");
+  ASSERT_GE(hybrid.size(), 10u) << r.out;
+  ASSERT_GE(multicast.size(), 10u) << r.out;
+  EXPECT_EQ(hybrid[9], "yes");
+  EXPECT_EQ(multicast[9], "yes");
+  EXPECT_LT(std::stoi(multicast[6]), std::stoi(hybrid[6])) << "multicast broadcast cycles against hybrid";
 }
 
 }  // namespace icn::test
