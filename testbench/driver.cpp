@@ -206,7 +206,11 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
 
   std::unique_ptr<WaveformTracer> tracer;
   if (!p.vcd_path.empty()) {
-    tracer = std::make_unique<WaveformTracer>(p.vcd_path, p.ctx.engine.period);
+    try {
+      tracer = std::make_unique<WaveformTracer>(p.vcd_path, p.ctx.engine.period);
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(vcd_key + ": " + e.what());
+    }
     p.ctx.tracer = tracer.get();
   }
   WallClock elaboration;
@@ -232,6 +236,15 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
   results["sim"]["elaboration_seconds"] = elaboration_seconds;
   const std::string problem = experiment->problem();
   const int code = problem.empty() ? 0 : 1;
+  // The waveform is complete only once its file is closed and in place; a
+  // failed write fails the run's outputs like a failed JSON write does.
+  const std::string waveform_problem = tracer ? tracer->finish() : "";
+  if (!waveform_problem.empty()) {
+    const std::string why = "waveform: " + waveform_problem;
+    write_failure_json(p.json_path, why + (problem.empty() ? "" : "; and the run failed: " + problem), problem.empty() ? 2 : 1);
+    std::cerr << "icnsim: error: " << shown(why, 300) << (problem.empty() ? "" : "; and the run failed: " + shown(problem, 300)) << '\n';
+    return problem.empty() ? 2 : 1;
+  }
 
   if (!p.json_path.empty()) {
     try {
@@ -271,6 +284,10 @@ int run_scenario(const RunRequest& request, std::ostream& out) {
   } catch (const std::bad_alloc&) {
     write_failure_json(failure_json, "out of memory", 2);
     throw;
+  } catch (const OutputError& e) {
+    // A side file (a waveform's save file) could not be written.
+    write_failure_json(failure_json, e.what(), 2);
+    throw ConfigError(e.what());
   }
 }
 
