@@ -106,6 +106,40 @@ TEST(Faults, BitSerialStuckBitNamesAreChecked) {
   EXPECT_NE(twice.err.find("listed twice"), std::string::npos) << twice.err;
 }
 
+// Crossbars (Sanders & Sibeyn): a broadcast from PU 0 reaches every PU, so a
+// cut port stalls the run and the watchdog names it; a cut inter-module
+// channel with a spare beside it only slows the run down.
+TEST(Faults, CrossbarCutProcessorPortStallsAndIsNamed) {
+  for (const char* link : {"pe3.in", "pe3.out"}) {
+    SCOPED_TRACE(link);
+    const auto j = run_json("run /dev/null --set network.type=crossbar --set 'network.failed_links=[" + std::string(link) + "]'", 1);
+    EXPECT_EQ(j["result"]["status"], "stalled");
+    EXPECT_EQ(j["result"]["verified"], false);
+    const std::string where = j["result"]["held"][0]["location"].get<std::string>();
+    EXPECT_NE(where.find(std::string(link) == "pe3.in" ? "pe3.in (failed link)" : "output pe3"), std::string::npos) << where;
+  }
+}
+
+TEST(Faults, HierCrossbarSpareChannelCarriesTheTrafficAndAllCutStalls) {
+  const std::string hier = "run /dev/null --set network.type=hier_crossbar";  // 4 modules of 8, 2 channels each way
+  const auto healthy = run_json(hier, 0);
+  const auto one = run_json(hier + " --set 'network.failed_links=[down2.1]'", 0);
+  EXPECT_EQ(one["result"]["verified"], true);
+  EXPECT_GE(one["result"]["cycles"].get<int>(), healthy["result"]["cycles"].get<int>());
+  for (const auto& l : one["congestion"]["inter_module"])
+    if (l["link"] == "down2.1") EXPECT_EQ(l["packets"], 0);
+  const auto both = run_json(hier + " --set 'network.failed_links=[down2.0, down2.1]'", 1);
+  EXPECT_EQ(both["result"]["status"], "stalled");
+  EXPECT_EQ(both["result"]["verified"], false);
+  EXPECT_NE(both["result"]["held"][0]["location"].get<std::string>().find("global output down2.0"), std::string::npos);
+  for (const char* bad : {"up4.0", "up0.2", "pe32.in", "pe3.up", "down01.0"}) {
+    const CommandResult r = run_icnsim(hier + " --set 'network.failed_links=[" + std::string(bad) + "]'");
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("network.failed_links"), std::string::npos) << bad;
+  }
+  EXPECT_EQ(run_icnsim("run /dev/null --set network.type=crossbar --set 'network.failed_links=[up0.0]'").exit_code, 2);
+}
+
 TEST(Faults, NamesThatOnceCrashedTheLookupAreRejected) {
   for (const char* bad : {"nic03.up", "nic 3.up", "nic+3.up", "nic4294967299.up", "r1_00.down0", "r01_0.up",
                           "r+1_0.up", "r1_-0.down1", "r1_4294967296.down0", "r4294967297_0.up"}) {

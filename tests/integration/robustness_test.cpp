@@ -56,6 +56,9 @@ TEST(ResourceGuard, EstimateIsWithinAFactorOfTwoOfMeasuredMemory) {
                             "--set network.capacities=doubling",
       "run " + kScenarios + "fattree_bitserial_constant256_permutation.yaml --set network.processors=32 "
                             "--set network.capacities=[4096,4096,4096,4096,4096]",
+      "run /dev/null --set network.type=crossbar --set network.processors=8192",
+      "run /dev/null --set network.type=hier_crossbar --set network.modules=64 --set network.module_size=128 "
+      "--set network.inter_module_channels=4",
   };
   const bool sanitized = std::getenv("ASAN_OPTIONS") != nullptr;
   for (const auto& args : runs) {
