@@ -283,6 +283,9 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
   }
 
   std::uint64_t routers() const override { return network_.switches(); }
+  double work_done() const override {
+    return messages_.empty() ? 1.0 : 1.0 - static_cast<double>(outstanding_) / static_cast<double>(messages_.size());
+  }
 
   std::size_t in_flight() const {
     std::size_t held = 0;
