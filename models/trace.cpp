@@ -164,6 +164,7 @@ WaveformTracer::WaveformTracer(const std::string& path, const sc_core::sc_time& 
     }
     fstWriterSetTimescale(fst_, ns ? -9 : -12);
     fstWriterSetVersion(fst_, "icnsim");
+    fstWriterSetDate(fst_, "(no date: identical runs give identical files)");  // not the wall clock's
   } else {
     fd_ = in_place_ ? ::open(work_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC)
                     : ::open(work_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
