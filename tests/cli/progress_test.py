@@ -11,8 +11,8 @@ import sys
 import time
 
 icnsim = sys.argv[1]
-# A bit-serial run of a second or two: random traffic at load factor 16 on 1024 processors.
-args = [icnsim, "run", "/dev/null", "--set", "network.type=fattree_bitserial", "--set", "network.processors=1024",
+# A bit-serial run of about a second: random traffic at load factor 16 on 512 processors.
+args = [icnsim, "run", "/dev/null", "--set", "network.type=fattree_bitserial", "--set", "network.processors=512",
         "--set", "traffic.pattern=random", "--set", "traffic.load_factor=16"]
 
 failures = []
