@@ -52,6 +52,10 @@ class BitChannel : public Link<PathBit> {
       ++cut_bits_;
       return;
     }
+    if (!stuck_.empty() && stuck_[path] != kNotStuck) {  // a stuck-at fault: the wire reads its stuck value
+      if (value != (stuck_[path] != 0)) ++flipped_[path];
+      value = stuck_[path] != 0;
+    }
     send(t, PathBit{path, static_cast<std::uint8_t>(value ? 1 : 0)});
     ones_ += value ? 1 : 0;
   }
@@ -80,6 +84,21 @@ class BitChannel : public Link<PathBit> {
   // Bits driven onto the channel while it was failed (they vanished).
   std::uint64_t cut_bits() const { return cut_bits_; }
 
+  // Stuck-at fault (fault injection): every bit driven on `path` arrives as
+  // `value`. Only a driven bit is changed: the model has no idle-wire level
+  // (a path nobody drives carries no stream), so a stuck-at-1 wire does not
+  // start phantom streams on its own.
+  void set_stuck(unsigned path, bool value) {
+    if (path >= width()) throw std::logic_error(name_ + ": no path " + std::to_string(path));
+    if (stuck_.empty()) {
+      stuck_.assign(width(), kNotStuck);
+      flipped_.assign(width(), 0);
+    }
+    stuck_[path] = value ? 1 : 0;
+  }
+  // Bits a stuck-at fault on `path` changed.
+  std::uint64_t flipped_bits(unsigned path) const { return path < flipped_.size() ? flipped_[path] : 0; }
+
  private:
   static unsigned check(const std::string& name, unsigned width, unsigned latency) {
     if (width < 1 || latency < 1 || latency > kMaxLatency)
@@ -91,6 +110,9 @@ class BitChannel : public Link<PathBit> {
   std::vector<Cycle> last_drive_;  // per path: catches two streams on one path
   std::uint64_t ones_ = 0;
   std::uint64_t cut_bits_ = 0;
+  static constexpr std::uint8_t kNotStuck = 2;
+  std::vector<std::uint8_t> stuck_;  // per path: 0, 1 or kNotStuck; empty without faults
+  std::vector<std::uint64_t> flipped_;
 };
 
 }  // namespace icn

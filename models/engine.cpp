@@ -162,6 +162,10 @@ void CycleEngine::step_per_block_methods() {
 }
 
 void CycleEngine::end_of_cycle() {
+  if (progress_due_.load(std::memory_order_relaxed) && progress_report_) {
+    progress_due_.store(false, std::memory_order_relaxed);
+    progress_report_(now_);
+  }
   if (stop_requested_ && now_ != 0) {
     outcome_.stopped = true;
     outcome_.in_flight_at_stop = in_flight_ ? in_flight_() : 0;

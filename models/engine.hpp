@@ -23,6 +23,7 @@
 
 #include <systemc>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <queue>
@@ -124,6 +125,13 @@ class CycleEngine : public sc_core::sc_module {
   // tracing needs.
   void add_cycle_hook(std::function<void(Cycle)> hook);
 
+  // A progress report for long runs: `report` runs on the simulation thread
+  // at the end of the first evaluated cycle after request_progress(), which
+  // any thread may call (a timer thread asks a few times a second). Unlike a
+  // cycle hook it does not make the engine evaluate every cycle.
+  void set_progress_report(std::function<void(Cycle)> report) { progress_report_ = std::move(report); }
+  void request_progress() { progress_due_.store(true, std::memory_order_relaxed); }
+
   // Called once when the run ends, whatever the status.
   void on_finish(std::function<void(const RunOutcome&)> callback) {
     finish_callbacks_.push_back(std::move(callback));
@@ -177,6 +185,8 @@ class CycleEngine : public sc_core::sc_module {
   std::uint64_t far_order_ = 0;
   std::vector<Clocked*> scratch_;
   std::vector<std::function<void(Cycle)>> cycle_hooks_;
+  std::function<void(Cycle)> progress_report_;
+  std::atomic<bool> progress_due_{false};
   std::vector<std::function<void(const RunOutcome&)>> finish_callbacks_;
   std::function<std::size_t()> in_flight_;
   Cycle now_ = 0;

@@ -1,11 +1,18 @@
 #include "models/trace.hpp"
 
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <fstapi.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <stdexcept>
-
-#include "models/config.hpp"
 
 namespace icn {
 
@@ -15,65 +22,67 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-}  // namespace
+std::string folder_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
 
-WaveformTracer::WaveformTracer(const std::string& path, const sc_core::sc_time& period) {
-  // Whole-nanosecond clocks get a nanosecond timescale, finer ones picoseconds.
-  const bool ns = period >= sc_core::sc_time(1, sc_core::SC_NS);
-  if (ends_with(path, ".fst")) {
-    path_ = path;
-    fst_ = fstWriterCreate(path_.c_str(), 1);
-    if (fst_ == nullptr) throw ConfigError("cannot write waveforms to '" + path_ + "'");
-    fstWriterSetTimescale(fst_, ns ? -9 : -12);
-    fstWriterSetVersion(fst_, "icnsim");
-    time_per_cycle_ = static_cast<std::uint64_t>(period.to_seconds() / (ns ? 1e-9 : 1e-12) + 0.5);
-    fst_vars_.emplace_back("cycle", 32);
-  } else {
-    std::string base = path;
-    if (ends_with(base, ".vcd")) base.resize(base.size() - 4);
-    path_ = base + ".vcd";
-    file_ = sc_core::sc_create_vcd_trace_file(base.c_str());
-    // Co-simulated RTL clocks tick at half periods. Our probes change only at
-    // whole cycles, so time steps between cycles carry nothing to record.
-    sc_core::sc_report_handler::set_actions("current kernel time is not representable in VCD time units",
-                                            sc_core::SC_DO_NOTHING);  // SystemC message W713
-    file_->set_time_unit(1, ns ? sc_core::SC_NS : sc_core::SC_PS);
+std::string base_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool is_regular_or_missing(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+}
+
+// Writes all of `n` bytes; false (errno set) on failure.
+bool write_all(int fd, const char* p, std::size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (w == 0) errno = EIO;
+      return false;
+    }
+    p += w;
+    n -= static_cast<std::size_t>(w);
   }
-  values_.push_back(0);
-  if (file_ != nullptr) sc_core::sc_trace(file_, values_.back(), "cycle", 32);
-  probes_.emplace_back([](Cycle t) { return static_cast<std::uint32_t>(t); });
+  return true;
 }
 
-WaveformTracer::~WaveformTracer() {
-  if (file_ != nullptr) sc_core::sc_close_vcd_trace_file(file_);
-  if (fst_ != nullptr) {
-    declare_fst();
-    fstWriterClose(fst_);
-  }
+// VCD identifiers: short strings of the printable characters '!'..'~'.
+std::string vcd_id(std::size_t i) {
+  std::string id;
+  do {
+    id += static_cast<char>('!' + i % 94);
+    i /= 94;
+  } while (i > 0);
+  return id;
 }
 
-void WaveformTracer::add(const std::string& name, int bits,
-                         std::function<std::uint32_t(Cycle)> probe) {
-  values_.push_back(0);
-  if (file_ != nullptr) sc_core::sc_trace(file_, values_.back(), name, bits);
-  if (fst_ != nullptr) fst_vars_.emplace_back(name, bits);
-  probes_.push_back(std::move(probe));
+std::string binary(std::uint32_t v) {
+  if (v == 0) return "0";
+  std::string s;
+  for (; v != 0; v >>= 1) s.insert(s.begin(), static_cast<char>('0' + (v & 1u)));
+  return s;
 }
 
-// The names are hierarchical ("icnsim.level1.nic0.up.p0.valid"); FST declares
-// scopes as a tree, so group the variables by scope, keeping first-seen order.
-// The top scope is "SystemC", as in SystemC's VCD, so save files fit both.
-void WaveformTracer::declare_fst() {
-  if (fst_declared_) return;
-  fst_declared_ = true;
-  struct Scope {
-    std::vector<std::size_t> vars;
-    std::vector<std::string> order;
-    std::map<std::string, Scope> children;
-  };
+// Scopes as a tree, variables grouped by scope in first-seen order. The top
+// scope is "SystemC", as SystemC's tracer named it, so save files fit both formats.
+struct Scope {
+  std::vector<std::size_t> vars;
+  std::vector<std::string> order;
+  std::map<std::string, Scope> children;
+};
+
+template <class Var>
+Scope scope_tree(const std::vector<Var>& vars) {
   Scope top;
-  for (std::size_t i = 0; i < fst_vars_.size(); ++i) {
-    const std::string& name = fst_vars_[i].first;
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    const std::string& name = vars[i].name;
     Scope* s = &top;
     std::size_t start = 0;
     for (std::size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', start)) {
@@ -84,44 +93,273 @@ void WaveformTracer::declare_fst() {
     }
     s->vars.push_back(i);
   }
-  fst_handles_.assign(fst_vars_.size(), 0);
-  auto emit = [&](auto&& self, const Scope& s) -> void {
+  return top;
+}
+
+std::string leaf_of(const std::string& name) { return name.substr(name.find_last_of('.') + 1); }
+
+// fstapi maps its working files into memory; when the disk fills (or a file
+// size limit is hit) touching such a page raises SIGBUS instead of returning
+// an error. Calls into fstapi run under a jump point: SIGBUS there abandons
+// the writer and becomes a write error, never a crash.
+sigjmp_buf* fst_jump = nullptr;
+
+void on_sigbus(int sig) {
+  if (fst_jump != nullptr) siglongjmp(*fst_jump, 1);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+// The handler is installed while an FST writer exists (SA_NODEFER: after a
+// jump SIGBUS is not left blocked).
+struct sigaction previous_sigbus {};
+
+void install_sigbus_handler() {
+  struct sigaction action {};
+  action.sa_handler = on_sigbus;
+  action.sa_flags = SA_NODEFER;
+  ::sigaction(SIGBUS, &action, &previous_sigbus);
+}
+
+void restore_sigbus_handler() { ::sigaction(SIGBUS, &previous_sigbus, nullptr); }
+
+template <class Fn>
+bool fst_guarded(Fn&& fn) {
+  sigjmp_buf jump;
+  bool ok = true;
+  fst_jump = &jump;
+  if (sigsetjmp(jump, 0) == 0) fn();
+  else ok = false;
+  fst_jump = nullptr;
+  return ok;
+}
+
+}  // namespace
+
+WaveformTracer::WaveformTracer(const std::string& path, const sc_core::sc_time& period) {
+  // Whole-nanosecond clocks get a nanosecond timescale, finer ones picoseconds.
+  const bool ns = period >= sc_core::sc_time(1, sc_core::SC_NS);
+  time_per_cycle_ = static_cast<std::uint64_t>(period.to_seconds() / (ns ? 1e-9 : 1e-12) + 0.5);
+  timescale_ = ns ? "1 ns" : "1 ps";
+  const bool fst = ends_with(path, ".fst");
+  path_ = file_for(path);
+  in_place_ = !is_regular_or_missing(path_);
+  if (!in_place_) {
+    work_ = folder_of(path_) + "/." + base_of(path_) + ".tmp" + std::to_string(::getpid());
+  } else if (fst) {
+    // fstapi seeks in its file: a device gets a copy of a finished temporary file.
+    const char* tmp = std::getenv("TMPDIR");
+    work_ = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/icnsim-waveform-" + std::to_string(::getpid()) + ".fst";
+    copy_to_target_ = true;
+  } else {
+    work_ = path_;
+  }
+  fst_format_ = fst;
+  if (fst) {
+    install_sigbus_handler();
+    fst_ = fstWriterCreate(work_.c_str(), 1);
+    if (fst_ == nullptr) {
+      restore_sigbus_handler();
+      throw std::runtime_error("cannot write waveforms to '" + work_ + "': " + std::strerror(errno));
+    }
+    fstWriterSetTimescale(fst_, ns ? -9 : -12);
+    fstWriterSetVersion(fst_, "icnsim");
+    fstWriterSetDate(fst_, "(no date: identical runs give identical files)");  // not the wall clock's
+  } else {
+    fd_ = in_place_ ? ::open(work_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC)
+                    : ::open(work_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd_ < 0) throw std::runtime_error("cannot write waveforms to '" + work_ + "': " + std::strerror(errno));
+  }
+  vars_.push_back({"cycle", 32});
+  probes_.emplace_back([](Cycle t) { return static_cast<std::uint32_t>(t); });
+}
+
+std::string WaveformTracer::file_for(const std::string& path) {
+  if (ends_with(path, ".vcd") || ends_with(path, ".fst") || !is_regular_or_missing(path)) return path;
+  return path + ".vcd";
+}
+
+WaveformTracer::~WaveformTracer() {
+  if (!finished_) discard();
+}
+
+void WaveformTracer::discard() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (fst_ != nullptr) {
+    fst_guarded([&] { fstWriterClose(fst_); });
+    restore_sigbus_handler();
+  }
+  fst_ = nullptr;
+  if (!in_place_ || copy_to_target_) ::unlink(work_.c_str());
+  if (!work_.empty() && ::access((work_ + ".hier").c_str(), F_OK) == 0) ::unlink((work_ + ".hier").c_str());
+}
+
+void WaveformTracer::add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe) {
+  if (declared_) throw std::logic_error("waveform probe '" + name + "' added after the first sample");
+  vars_.push_back({name, bits});
+  probes_.push_back(std::move(probe));
+}
+
+void WaveformTracer::fail(const std::string& why) {
+  if (error_.empty()) error_ = why;
+}
+
+void WaveformTracer::vcd_write(const std::string& text) {
+  buffer_ += text;
+  if (buffer_.size() >= (1u << 16)) vcd_flush();
+}
+
+void WaveformTracer::vcd_flush() {
+  if (!error_.empty() || buffer_.empty()) {
+    buffer_.clear();
+    return;
+  }
+  if (!write_all(fd_, buffer_.data(), buffer_.size()))
+    fail("cannot write waveforms to '" + path_ + "': " + std::strerror(errno));
+  buffer_.clear();
+}
+
+void WaveformTracer::declare() {
+  if (declared_) return;
+  declared_ = true;
+  values_.assign(probes_.size(), 0);
+  last_.assign(probes_.size(), 0);
+  const Scope top = scope_tree(vars_);
+  if (fst_format_) {
+    if (fst_ == nullptr) return;
+    fst_handles_.assign(vars_.size(), 0);
+    auto emit = [&](auto&& self, const Scope& s) -> void {
+      for (std::size_t i : s.vars)
+        fst_handles_[i] = fstWriterCreateVar(fst_, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, static_cast<std::uint32_t>(vars_[i].bits),
+                                             leaf_of(vars_[i].name).c_str(), 0);
+      for (const std::string& child : s.order) {
+        fstWriterSetScope(fst_, FST_ST_VCD_MODULE, child.c_str(), nullptr);
+        self(self, s.children.at(child));
+        fstWriterSetUpscope(fst_);
+      }
+    };
+    const bool ok = fst_guarded([&] {
+      fstWriterSetScope(fst_, FST_ST_VCD_MODULE, "SystemC", nullptr);
+      emit(emit, top);
+      fstWriterSetUpscope(fst_);
+      // Every value starts at 0 at time 0.
+      fstWriterEmitTimeChange(fst_, 0);
+      for (std::size_t i = 0; i < fst_handles_.size(); ++i)
+        fstWriterEmitValueChange32(fst_, fst_handles_[i], static_cast<std::uint32_t>(vars_[i].bits), 0);
+    });
+    if (!ok) abandon_fst();
+    return;
+  }
+  vcd_ids_.resize(vars_.size());
+  for (std::size_t i = 0; i < vars_.size(); ++i) vcd_ids_[i] = vcd_id(i);
+  std::string h = "$version icnsim $end\n$timescale " + timescale_ + " $end\n";
+  auto emit = [&](auto&& self, const Scope& s, int depth) -> void {
+    const std::string indent(static_cast<std::size_t>(depth), ' ');
     for (std::size_t i : s.vars) {
-      const auto& [name, bits] = fst_vars_[i];
-      const std::string leaf = name.substr(name.find_last_of('.') + 1);
-      fst_handles_[i] = fstWriterCreateVar(fst_, FST_VT_VCD_WIRE, FST_VD_IMPLICIT,
-                                           static_cast<std::uint32_t>(bits), leaf.c_str(), 0);
+      h += indent + "$var wire " + std::to_string(vars_[i].bits) + " " + vcd_ids_[i] + " " + leaf_of(vars_[i].name);
+      if (vars_[i].bits > 1) h += " [" + std::to_string(vars_[i].bits - 1) + ":0]";
+      h += " $end\n";
     }
     for (const std::string& child : s.order) {
-      fstWriterSetScope(fst_, FST_ST_VCD_MODULE, child.c_str(), nullptr);
-      self(self, s.children.at(child));
-      fstWriterSetUpscope(fst_);
+      h += indent + "$scope module " + child + " $end\n";
+      self(self, s.children.at(child), depth + 1);
+      h += indent + "$upscope $end\n";
     }
   };
-  fstWriterSetScope(fst_, FST_ST_VCD_MODULE, "SystemC", nullptr);
-  emit(emit, top);
-  fstWriterSetUpscope(fst_);
-  // Every value starts at 0 at time 0, as in the VCD.
-  fstWriterEmitTimeChange(fst_, 0);
-  for (std::size_t i = 0; i < fst_handles_.size(); ++i)
-    fstWriterEmitValueChange32(fst_, fst_handles_[i], static_cast<std::uint32_t>(fst_vars_[i].second), 0);
-  fst_last_.assign(fst_handles_.size(), 0);
+  h += "$scope module SystemC $end\n";
+  emit(emit, top, 1);
+  h += "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n";
+  for (std::size_t i = 0; i < vars_.size(); ++i) h += (vars_[i].bits == 1 ? "0" : "b0 ") + vcd_ids_[i] + "\n";
+  h += "$end\n";
+  vcd_write(h);
 }
 
 void WaveformTracer::sample(Cycle t) {
-  auto value = values_.begin();
-  for (auto& probe : probes_) *value++ = probe(t);
-  if (fst_ == nullptr) return;
-  declare_fst();
-  bool time_written = false;
-  for (std::size_t i = 0; i < fst_handles_.size(); ++i) {
-    const std::uint32_t v = values_[i];
-    if (v == fst_last_[i]) continue;
-    if (!time_written) fstWriterEmitTimeChange(fst_, static_cast<std::uint64_t>(t) * time_per_cycle_);
-    time_written = true;
-    fstWriterEmitValueChange32(fst_, fst_handles_[i], static_cast<std::uint32_t>(fst_vars_[i].second), v);
-    fst_last_[i] = v;
+  declare();
+  for (std::size_t i = 0; i < probes_.size(); ++i) values_[i] = probes_[i](t);
+  if (!error_.empty()) return;  // the file is lost already; finish() reports why
+  const std::uint64_t time = static_cast<std::uint64_t>(t) * time_per_cycle_;
+  last_time_ = time;
+  if (fst_format_) {
+    const bool ok = fst_guarded([&] {
+      bool time_written = false;
+      for (std::size_t i = 0; i < values_.size(); ++i) {
+        const std::uint32_t v = values_[i];
+        if (v == last_[i]) continue;
+        last_[i] = v;
+        if (!time_written) fstWriterEmitTimeChange(fst_, time);
+        time_written = true;
+        fstWriterEmitValueChange32(fst_, fst_handles_[i], static_cast<std::uint32_t>(vars_[i].bits), v);
+      }
+    });
+    if (!ok) abandon_fst();
+    return;
   }
+  std::string text;
+  for (std::size_t i = 0; i < values_.size(); ++i) {
+    const std::uint32_t v = values_[i];
+    if (v == last_[i]) continue;
+    last_[i] = v;
+    if (text.empty()) text += "#" + std::to_string(time) + "\n";
+    text += vars_[i].bits == 1 ? std::string(v ? "1" : "0") + vcd_ids_[i] : "b" + binary(v) + " " + vcd_ids_[i];
+    text += '\n';
+  }
+  if (!text.empty()) vcd_write(text);
+}
+
+// After a SIGBUS inside fstapi its state cannot be trusted: the writer is
+// dropped (not closed) and the run carries on without a waveform.
+void WaveformTracer::abandon_fst() {
+  fail("cannot write waveforms to '" + path_ + "': the file system refused the FST writer's data (disk full?)");
+  fst_ = nullptr;
+  restore_sigbus_handler();
+}
+
+std::string WaveformTracer::finish() {
+  if (finished_) return error_;
+  declare();
+  if (fst_ != nullptr || fst_format_) {
+    if (fst_ != nullptr && fstWriterGetFseekFailed(fst_)) fail("cannot write waveforms to '" + path_ + "': seek failed");
+    if (fst_ != nullptr && !fst_guarded([&] { fstWriterClose(fst_); })) {
+      fail("cannot write waveforms to '" + path_ + "': the file system refused the FST writer's data (disk full?)");
+    }
+    if (fst_ != nullptr) restore_sigbus_handler();
+    fst_ = nullptr;
+    // fstapi does not report write errors: the file must read back whole.
+    if (error_.empty()) {
+      void* r = fstReaderOpen(work_.c_str());
+      const bool whole = r != nullptr && fstReaderGetVarCount(r) == vars_.size() && fstReaderGetEndTime(r) == last_time_;
+      if (r != nullptr) fstReaderClose(r);
+      if (!whole) fail("cannot write waveforms to '" + path_ + "': the FST file did not read back whole (disk full?)");
+    }
+    if (error_.empty() && copy_to_target_) {
+      const int in = ::open(work_.c_str(), O_RDONLY | O_CLOEXEC);
+      const int out = in < 0 ? -1 : ::open(path_.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+      if (in < 0 || out < 0) fail("cannot write waveforms to '" + path_ + "': " + std::strerror(errno));
+      char buf[1 << 16];
+      for (ssize_t n; error_.empty() && (n = ::read(in, buf, sizeof buf)) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 || !write_all(out, buf, static_cast<std::size_t>(n)))
+          fail("cannot write waveforms to '" + path_ + "': " + std::strerror(errno));
+      }
+      if (out >= 0 && ::close(out) != 0) fail("cannot write waveforms to '" + path_ + "': " + std::strerror(errno));
+      if (in >= 0) ::close(in);
+    }
+  } else {
+    // One more time step closes the last cycle, so its values span a period.
+    vcd_write("#" + std::to_string(last_time_ + time_per_cycle_) + "\n");
+    vcd_flush();
+    if (error_.empty() && !in_place_ && ::fsync(fd_) != 0)
+      fail("cannot write waveforms to '" + path_ + "': " + std::strerror(errno));
+    if (::close(fd_) != 0) fail("cannot write waveforms to '" + path_ + "': " + std::strerror(errno));
+    fd_ = -1;
+  }
+  if (error_.empty() && !in_place_ && ::rename(work_.c_str(), path_.c_str()) != 0)
+    fail("cannot replace '" + path_ + "': " + std::strerror(errno));
+  if (!error_.empty() || copy_to_target_) discard();
+  finished_ = true;
+  return error_;
 }
 
 int bits_for(std::uint64_t max) {

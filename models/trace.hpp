@@ -2,12 +2,19 @@
 // variable per probe, sampled once per cycle, readable by GTKWave. The file's
 // extension picks the format: ".fst" writes GTKWave's compressed, indexed FST
 // (for large runs: a fraction of the VCD's size, and GTKWave opens it without
-// reading it all); anything else writes a VCD through SystemC's tracer.
+// reading it all); anything else writes a VCD.
 //
 // The model's state lives in plain C++ objects (links are delay lines, not
 // sc_signals), so a probe is a function that reads that state at the end of a
-// cycle; its value is stored in a plain integer traced with sc_trace. Probes
-// must be added during elaboration (SystemC fixes the traced set at start).
+// cycle. Probes must be added before the first sample.
+//
+// A waveform is an output like the JSON: it is written to a temporary file
+// beside the target and renamed into place by finish() only when every write
+// and the close succeeded (and, for FST, the file reads back), so a full disk
+// never leaves a file that looks complete. Devices and FIFOs (/dev/null,
+// /dev/full) are written in place and their write errors reported the same way.
+// The VCD is written here rather than by SystemC's tracer, whose writes are
+// unchecked (and whose $date line made two identical runs differ).
 #pragma once
 
 #include <systemc>
@@ -26,10 +33,16 @@ namespace icn {
 class WaveformTracer {
  public:
   // `path` is the file to write: FILE.fst, or a VCD (".vcd" is appended if missing).
+  // Throws std::runtime_error if the working file cannot be created.
   WaveformTracer(const std::string& path, const sc_core::sc_time& period);
+  // Without a successful finish(): the partial file is removed (never left in place).
   ~WaveformTracer();
   WaveformTracer(const WaveformTracer&) = delete;
   WaveformTracer& operator=(const WaveformTracer&) = delete;
+
+  // The file written for `path`: FILE.vcd or FILE.fst as given, a device or
+  // FIFO (/dev/null) as it is, anything else with ".vcd" appended.
+  static std::string file_for(const std::string& path);
 
   // `name` is hierarchical with '.' separators; GTKWave shows it as scopes.
   void add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe);
@@ -37,23 +50,46 @@ class WaveformTracer {
   // Evaluates every probe for the cycle that just ended.
   void sample(Cycle t);
 
-  std::size_t probes() const { return values_.size(); }
+  // Completes the file: flushes and closes it, checks it, and puts it in
+  // place. Returns "" on success, else one line saying what went wrong.
+  std::string finish();
+
+  std::size_t probes() const { return probes_.size(); }
   const std::string& path() const { return path_; }
-  bool fst() const { return fst_ != nullptr; }
+  bool fst() const { return fst_format_; }
 
  private:
-  void declare_fst();  // the FST's scopes and variables, once, before the first value
+  struct Var {
+    std::string name;
+    int bits;
+  };
+  void declare();  // the header (VCD) or hierarchy (FST) and the values at time 0, once
+  void vcd_write(const std::string& text);
+  void vcd_flush();
+  void fail(const std::string& why);
+  void discard();
+  void abandon_fst();
 
-  std::string path_;
-  sc_core::sc_trace_file* file_ = nullptr;  // VCD through SystemC
-  void* fst_ = nullptr;                     // FST writer context (fstapi)
-  std::uint64_t time_per_cycle_ = 1;        // FST time units per clock period
-  bool fst_declared_ = false;
-  std::deque<std::pair<std::string, int>> fst_vars_;  // name, bits, per probe
+  std::string path_;         // the file the user asked for
+  std::string work_;         // the file written during the run
+  bool in_place_ = false;    // work_ == path_ (a device or FIFO)
+  bool copy_to_target_ = false;  // FST to a device: written to a temporary file, then copied
+  bool finished_ = false;
+  std::string error_;        // the first write error
+  int fd_ = -1;              // VCD
+  std::string buffer_;       // VCD text not yet written
+  void* fst_ = nullptr;      // FST writer context (fstapi); null once closed or abandoned
+  bool fst_format_ = false;
+  std::uint64_t time_per_cycle_ = 1;  // time units per clock period
+  std::string timescale_;
+  std::uint64_t last_time_ = 0;
+  bool declared_ = false;
+  std::vector<Var> vars_;
+  std::vector<std::string> vcd_ids_;
   std::vector<std::uint32_t> fst_handles_;
-  std::vector<std::uint32_t> fst_last_;
-  std::deque<std::uint32_t> values_;  // stable addresses for sc_trace
-  std::deque<std::function<std::uint32_t(Cycle)>> probes_;
+  std::vector<std::uint32_t> last_;
+  std::vector<std::uint32_t> values_;
+  std::vector<std::function<std::uint32_t(Cycle)>> probes_;
 };
 
 // Bits needed to hold values 0..max.

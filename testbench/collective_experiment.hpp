@@ -94,8 +94,10 @@ class CollectiveExperiment : public Experiment {
 
   // The run ended because the traffic completed (not stalled, not cut off).
   bool completed() const { return engine_.outcome().status == RunOutcome::Status::kCompleted; }
-  // Every processor received exactly its plan in a completed run.
-  virtual bool verified() const { return completed() && receipts_problem().empty(); }
+  // A completed run whose books balance, whose hardware kept its protocol and
+  // in which every processor received exactly its plan: a protocol fault (a
+  // misrouted stream, a stray acknowledge) is never "verified".
+  virtual bool verified() const { return completed() && problem().empty(); }
 
   // A paper's value beside the observed one: null when the paper gives none or
   // the run did not complete (an incomplete run agrees with nothing).

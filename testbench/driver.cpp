@@ -1,6 +1,10 @@
 #include "testbench/driver.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -169,6 +173,64 @@ void print_table(std::ostream& out, const std::vector<std::string>& header,
 
 namespace {
 
+// The progress line of a long run on a terminal: simulated cycle, the
+// fraction of the known work done (where the family knows it) and the rate,
+// redrawn in place at most four times a second. A timer thread asks the
+// engine for a report; the engine gives it on the simulation thread at the
+// end of a cycle, so no model state is read concurrently.
+class ProgressLine {
+ public:
+  ProgressLine(Experiment& experiment, std::ostream& out) : experiment_(experiment), out_(out) {
+    CycleEngine& engine = experiment.engine();
+    engine.set_progress_report([this](Cycle now) { draw(now); });
+    timer_ = std::thread([this, &engine] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      while (!stop_) {
+        if (wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; })) break;
+        engine.request_progress();
+      }
+    });
+  }
+  ~ProgressLine() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    timer_.join();
+    experiment_.engine().set_progress_report(nullptr);
+    if (drawn_) out_ << "\r\033[K" << std::flush;  // leave the terminal as it was
+  }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+ private:
+  void draw(Cycle now) {
+    const double t = clock_.seconds();
+    const double rate = t > last_seconds_ ? static_cast<double>(now - last_cycle_) / (t - last_seconds_) : 0;
+    last_seconds_ = t;
+    last_cycle_ = now;
+    char line[160];
+    const double done = experiment_.work_done();
+    int n = std::snprintf(line, sizeof line, "icnsim: cycle %llu", static_cast<unsigned long long>(now));
+    if (done >= 0) n += std::snprintf(line + n, sizeof line - n, ", %.1f%% of the work done", 100 * done);
+    std::snprintf(line + n, sizeof line - n, ", %.3g cycles/s, %.0f s", rate, t);
+    out_ << "\r\033[K" << line << std::flush;
+    drawn_ = true;
+  }
+
+  Experiment& experiment_;
+  std::ostream& out_;
+  WallClock clock_;
+  double last_seconds_ = 0;
+  Cycle last_cycle_ = 0;
+  bool drawn_ = false;
+  std::thread timer_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+};
+
 // The results file of a run that failed before it had results: it says so.
 void write_failure_json(const std::string& path, const std::string& why, int exit_code) {
   if (path.empty()) return;
@@ -206,7 +268,11 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
 
   std::unique_ptr<WaveformTracer> tracer;
   if (!p.vcd_path.empty()) {
-    tracer = std::make_unique<WaveformTracer>(p.vcd_path, p.ctx.engine.period);
+    try {
+      tracer = std::make_unique<WaveformTracer>(p.vcd_path, p.ctx.engine.period);
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(vcd_key + ": " + e.what());
+    }
     p.ctx.tracer = tracer.get();
   }
   WallClock elaboration;
@@ -221,7 +287,13 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
   }
   const double elaboration_seconds = elaboration.seconds();
   WallClock wall;
-  sc_core::sc_start();
+  {
+    // Only for a person watching: nothing when stderr is not a terminal, so
+    // tests, sweeps and redirected runs stay byte-identical.
+    std::unique_ptr<ProgressLine> progress;
+    if (!request.quiet && ::isatty(STDERR_FILENO) == 1) progress = std::make_unique<ProgressLine>(*experiment, std::cerr);
+    sc_core::sc_start();
+  }
   const double wall_seconds = wall.seconds();
 
   nlohmann::ordered_json results;
@@ -232,6 +304,15 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
   results["sim"]["elaboration_seconds"] = elaboration_seconds;
   const std::string problem = experiment->problem();
   const int code = problem.empty() ? 0 : 1;
+  // The waveform is complete only once its file is closed and in place; a
+  // failed write fails the run's outputs like a failed JSON write does.
+  const std::string waveform_problem = tracer ? tracer->finish() : "";
+  if (!waveform_problem.empty()) {
+    const std::string why = "waveform: " + waveform_problem;
+    write_failure_json(p.json_path, why + (problem.empty() ? "" : "; and the run failed: " + problem), problem.empty() ? 2 : 1);
+    std::cerr << "icnsim: error: " << shown(why, 300) << (problem.empty() ? "" : "; and the run failed: " + shown(problem, 300)) << '\n';
+    return problem.empty() ? 2 : 1;
+  }
 
   if (!p.json_path.empty()) {
     try {
@@ -271,6 +352,10 @@ int run_scenario(const RunRequest& request, std::ostream& out) {
   } catch (const std::bad_alloc&) {
     write_failure_json(failure_json, "out of memory", 2);
     throw;
+  } catch (const OutputError& e) {
+    // A side file (a waveform's save file) could not be written.
+    write_failure_json(failure_json, e.what(), 2);
+    throw ConfigError(e.what());
   }
 }
 

@@ -46,6 +46,9 @@ class Experiment : public sc_core::sc_module {
   virtual std::string problem() const = 0;
   // Routers in the network (for router-cycles per second).
   virtual std::uint64_t routers() const = 0;
+  // The fraction of the run's known work done so far (0..1), for the progress
+  // line of long runs; negative where the family cannot tell.
+  virtual double work_done() const { return -1; }
   // One line of a summary table.
   virtual std::vector<std::string> table_header() const = 0;
   virtual std::vector<std::string> table_row() const = 0;

@@ -16,6 +16,7 @@
 #include "testbench/collective_experiment.hpp"
 #include "testbench/greedy_processor.hpp"
 #include "testbench/message_sets.hpp"
+#include "testbench/output_file.hpp"
 #ifdef ICNSIM_HAVE_RTL
 #include "nics/rtl_route_stream_generator.hpp"
 #endif
@@ -41,6 +42,9 @@ std::vector<ParamSpec> network_params() {
       {"network.failed_links", "[]", "list of channels like nic3.up, s2_1.down0, s1_0.up, or one of those + .ack",
        "cut wires (fault injection): every path of the channel (or of its acknowledge wire) carries nothing; "
        "streams on it are lost and retried, and the run ends at run.max_cycles if a message can never get through"},
+      {"network.stuck_bits", "[]", "list of CHANNEL.p<k>:0|1, CHANNEL as in network.failed_links, k < its capacity",
+       "stuck-at faults (fault injection): every bit driven on path k of the channel (or of its acknowledge wire) "
+       "arrives as the stuck value; misrouted, lost or corrupted messages end the run unverified"},
   };
 }
 
@@ -76,6 +80,12 @@ struct BitSerialSetup : ExperimentSetup {
   NodeId root = 0;
   std::vector<SourceDestination> pairs;
   std::vector<std::string> failed_links;  // canonical channel names
+  struct StuckBit {
+    std::string channel;  // canonical channel name
+    unsigned path;
+    bool value;
+  };
+  std::vector<StuckBit> stuck_bits;
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
@@ -127,6 +137,33 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
                "' is not a channel of this tree (nic<k>.up, s<l>_<j>.up|down0|down1, optionally + .ack)");
     }
     setup->failed_links.push_back(address->name());
+  }
+  const YAML::Node stuck = cfg.node("network.stuck_bits");
+  const std::string stuck_form = "expected a list like [nic3.up.p0:1, s2_1.down0.p1:0] (CHANNEL.p<k>:0|1, CHANNEL as in "
+                                 "network.failed_links, k < the channel's capacity)";
+  if (!stuck.IsSequence()) cfg.fail("network.stuck_bits", stuck_form);
+  for (const auto& item : stuck) {
+    const std::string text = item.IsScalar() ? item.Scalar() : std::string("?");
+    const std::size_t colon = text.rfind(':'), dot = text.rfind(".p");
+    std::optional<FatTreeLinkAddress> address;
+    std::optional<std::uint64_t> path;
+    const bool value_ok = colon != std::string::npos && colon + 2 == text.size() && (text.back() == '0' || text.back() == '1');
+    if (value_ok && dot != std::string::npos && dot < colon) {
+      address = parse_fat_tree_link(std::string_view(text).substr(0, dot), setup->height, true, 's');
+      path = parse_index(std::string_view(text).substr(dot + 2, colon - dot - 2), 1u << 30);
+    }
+    if (!address || !path) cfg.fail("network.stuck_bits", "'" + text + "': " + stuck_form);
+    // The channel's branch: nic<k>.up is level 1; s<l>_<j>.up level l + 1; s<l>_<j>.down<s> level l.
+    const unsigned level = address->from == FatTreeLinkAddress::From::kNic ? 1 : address->level + (address->up ? 1 : 0);
+    const unsigned capacity = setup->capacities[level - 1];
+    if (*path >= capacity) {
+      cfg.fail("network.stuck_bits", "'" + text + "': " + address->name() + " has " + std::to_string(capacity) +
+                                         " path(s), p0..p" + std::to_string(capacity - 1));
+    }
+    for (const auto& b : setup->stuck_bits)
+      if (b.channel == address->name() && b.path == *path)
+        cfg.fail("network.stuck_bits", "'" + text + "': path p" + std::to_string(*path) + " of " + b.channel + " is listed twice");
+    setup->stuck_bits.push_back({address->name(), static_cast<unsigned>(*path), text.back() == '1'});
   }
 
   cfg.declare(nic_params());
@@ -210,6 +247,11 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
       if (c == nullptr) throw std::logic_error("bit-serial tree has no channel " + link);  // parse and build disagree
       c->set_failed(true);
     }
+    for (const auto& b : setup.stuck_bits) {
+      BitChannel* c = network_.channel(b.channel);
+      if (c == nullptr) throw std::logic_error("bit-serial tree has no channel " + b.channel);  // parse and build disagree
+      c->set_stuck(b.path, b.value);
+    }
     const std::uint64_t content_key = mix64(ctx.seed, 0x1c5e);
     std::vector<std::vector<Message>> outgoing(shape_.leaves());
     for (const Message& m : messages_) outgoing[m.src].push_back(m);
@@ -230,13 +272,20 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
     }
     if (ctx.tracer != nullptr) {
       network_.trace(*ctx.tracer, std::string(this->name()));
+      // A save file beside FILE.vcd or FILE.fst (none for a device such as /dev/null).
       std::string gtkw = ctx.tracer->path();
-      gtkw.replace(gtkw.size() - 4, 4, ".gtkw");
-      std::ofstream(gtkw) << network_.gtkwave_save_file(this->name(), ctx.tracer->path());
+      const std::string ext = gtkw.size() > 4 ? gtkw.substr(gtkw.size() - 4) : "";
+      if (ext == ".vcd" || ext == ".fst") {
+        gtkw.replace(gtkw.size() - 4, 4, ".gtkw");
+        write_file_atomically(gtkw, network_.gtkwave_save_file(this->name(), ctx.tracer->path()));
+      }
     }
   }
 
   std::uint64_t routers() const override { return network_.switches(); }
+  double work_done() const override {
+    return messages_.empty() ? 1.0 : 1.0 - static_cast<double>(outstanding_) / static_cast<double>(messages_.size());
+  }
 
   std::size_t in_flight() const {
     std::size_t held = 0;
@@ -319,6 +368,17 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
   }
 
   void write_sections(nlohmann::ordered_json& out) const override {
+    if (!setup_.failed_links.empty() || !setup_.stuck_bits.empty()) {
+      // The injected faults and what they did: a stuck bit that never changed
+      // a driven bit left the run untouched.
+      nlohmann::ordered_json stuck = nlohmann::ordered_json::array();
+      for (const auto& b : setup_.stuck_bits) {
+        const BitChannel* c = const_cast<bitserial::BitSerialFatTree&>(network_).channel(b.channel);
+        stuck.push_back({{"wire", b.channel + ".p" + std::to_string(b.path)}, {"value", b.value ? 1 : 0},
+                         {"bits_changed", c->flipped_bits(b.path)}});
+      }
+      out["faults"] = {{"failed_links", setup_.failed_links}, {"stuck_bits", stuck}};
+    }
     nlohmann::ordered_json per_dc = nlohmann::ordered_json::array();
     for (const auto& c : network_.delivery_cycle_counts())
       per_dc.push_back({{"sent", c.sent}, {"delivered", c.delivered}, {"lost", c.lost}});

@@ -33,12 +33,21 @@ constexpr std::uint64_t kMaxTransfers = 1ull << 31;  // packet transfers in one 
 unsigned tune_group_max(std::uint32_t processors) { return processors <= 1024 ? std::min(processors, 128u) : 32u; }
 constexpr std::uint32_t kTunePacketsMax = 4096;
 
+ParamSpec failed_links_param(bool hier) {
+  return {"network.failed_links", "[]",
+          hier ? "list of links like pe3.in, pe3.out, up1.0, down2.1" : "list of links like pe3.in, pe3.out",
+          "cut links (fault injection): pe<x>.in from processor x, pe<x>.out to it" +
+              std::string(hier ? ", up<m>.<j>/down<m>.<j> module m's j-th channel to/from the global crossbar" : "") +
+              "; traffic needing a cut link stalls and the watchdog names where it waits"};
+}
+
 std::vector<ParamSpec> network_params(bool hier) {
-  if (!hier) return {{"network.processors", "16", "2..65536", "P: processors, each with one port on the crossbar"}};
+  if (!hier) return {{"network.processors", "16", "2..65536", "P: processors, each with one port on the crossbar"}, failed_links_param(false)};
   return {
       {"network.modules", "4", "1..4096", "a: module crossbars"},
       {"network.module_size", "8", "1..65536", "b: processors per module (P = a b <= 65536)"},
       {"network.inter_module_channels", "2", "1..b", "channels from each module to the global crossbar (each direction)"},
+      failed_links_param(true),
   };
 }
 
@@ -90,11 +99,32 @@ struct FracSetup : ExperimentSetup {
   bool modules_embedding = false;  // traffic.embedding=modules
   std::string tuning;
   Choice exhaustive, fast, paper;
+  std::vector<xbar::CrossbarLinkAddress> failed_links;
 
   bool couples() const { return simplex && !direct; }
   std::uint32_t logical_processors() const { return couples() ? processors / 2 : processors; }
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
+  ResourceEstimate estimate() const override;
 };
+
+// The resource guard's estimate. Calibrated with /usr/bin/time -v peak RSS
+// (release build, broadcast): about 10 KB per processor (its NIC, PE, switch
+// port and output group; crossbar P = 1024: 20 MB, 16384: 170 MB, 65536:
+// 647 MB) and 500 bytes per packet of the message (P = 4096 with s = 1024:
+// 65 MB, s = 16384: 72 MB). Time: no schedule beats lower bound (4) of Sanders
+// and Sibeyn, k + t log P cycles, known before the run.
+ResourceEstimate FracSetup::estimate() const {
+  ResourceEstimate e;
+  const double P = processors;
+  e.memory_bytes = 12e6 + P * 10e3 + 500.0 * s;
+  e.what = std::to_string(processors) + " processors, " + std::to_string(s) + " packets";
+  double log_p = 0;
+  while (std::ldexp(1.0, static_cast<int>(log_p)) < P) ++log_p;
+  e.cycles_lower_bound = static_cast<double>(k) + static_cast<double>(t) * log_p;
+  e.cycles_why = "Sanders & Sibeyn's lower bound (4), k + t log P, with k = " + std::to_string(k) + " units, t = " +
+                 std::to_string(t);
+  return e;
+}
 
 std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
   auto st = std::make_unique<FracSetup>();
@@ -114,6 +144,15 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
   }
   s.processors = s.shape.modules * s.shape.module_size;
   const std::int64_t P = s.processors;
+  const YAML::Node failed = cfg.node("network.failed_links");
+  const std::string failed_form = hier ? "pe<x>.in, pe<x>.out (x < P), up<m>.<j>, down<m>.<j> (m < a, j < c)" : "pe<x>.in, pe<x>.out (x < P)";
+  if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of links: " + failed_form);
+  for (const auto& item : failed) {
+    const auto address = item.IsScalar() ? xbar::CrossbarNetwork::parse_link(item.Scalar(), s.shape) : std::nullopt;
+    if (!address)
+      cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) + "' is not a link of this network (" + failed_form + ")");
+    s.failed_links.push_back(*address);
+  }
 
   // Keys that apply only to some configurations are declared when they apply
   // (giving one that does not apply is an error that says why).
@@ -294,6 +333,7 @@ class FracExperiment : public Experiment {
       pe->start();
       pes_.push_back(std::move(pe));
     }
+    for (const auto& link : setup_.failed_links) network_->fail(link);
   }
 
   static CycleEngine::Options options(CycleEngine::Options o, const FracSetup& s) {

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "models/config.hpp"
+#include "models/trace.hpp"
 
 namespace icn {
 
@@ -46,8 +47,7 @@ void write_all(int fd, const std::string& text, const std::string& path) {
 }  // namespace
 
 std::string vcd_file_for(const std::string& path) {
-  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".vcd") == 0) return path;
-  return path + ".vcd";
+  return WaveformTracer::file_for(path);
 }
 
 void check_output_path(const std::string& key, const std::string& path) {

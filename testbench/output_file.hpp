@@ -24,7 +24,7 @@ void check_output_path(const std::string& key, const std::string& path);
 // throws OutputError with the reason.
 void write_file_atomically(const std::string& path, const std::string& text);
 
-// The file the waveform tracer writes for `path` (".vcd" appended if missing).
+// The file the waveform tracer writes for `path` (see WaveformTracer::file_for).
 std::string vcd_file_for(const std::string& path);
 
 }  // namespace icn

@@ -2,12 +2,18 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
+
+#include "models/link_address.hpp"
 
 namespace icn::xbar {
 
 CrossbarSwitch::CrossbarSwitch(std::string name, unsigned inputs, UnitPacketPool& pool, CycleEngine& engine)
     : Clocked(Phase::kNetwork), name_(std::move(name)), pool_(pool) {
   inputs_.resize(inputs);
+  failed_inputs_.assign(inputs, false);
+  for (unsigned i = 0; i < inputs; ++i) input_names_.push_back("input " + std::to_string(i));
+  cut_.resize(inputs);
   for (auto& link : inputs_) {
     link.set_strict(true);
     link.connect_receiver(*this);
@@ -33,6 +39,10 @@ void CrossbarSwitch::add_output(unsigned group, Link<PacketId>* link, CrossbarSw
 }
 
 void CrossbarSwitch::send_in(unsigned port, Cycle now, PacketId id) {
+  if (failed_inputs_[port]) {
+    cut_[port].push_back({id, now});
+    return;
+  }
   inputs_[port].send(now, id);
   arrivals_[(now + 1) & 1].push_back(port);
 }
@@ -41,7 +51,7 @@ void CrossbarSwitch::serve(unsigned group, Cycle now) {
   auto& queue = queues_[group];
   for (auto& out : outputs_[group]) {
     if (queue.empty()) break;
-    if (out.busy_until >= now) continue;
+    if (out.failed || out.busy_until >= now) continue;
     const Waiting w = queue.front();
     queue.pop_front();
     UnitPacket& p = pool_[w.id];
@@ -82,13 +92,21 @@ Cycle CrossbarSwitch::tick(Cycle now) {
       it = waiting_groups_.erase(it);
       continue;
     }
-    for (const auto& out : outputs_[*it]) next = std::min(next, std::max(out.busy_until + 1, now + 1));
+    for (const auto& out : outputs_[*it])
+      if (!out.failed) next = std::min(next, std::max(out.busy_until + 1, now + 1));
     ++it;
   }
   return next;
 }
 
 void CrossbarSwitch::report_held(std::vector<HeldTraffic>& out) const {
+  for (unsigned port = 0; port < cut_.size(); ++port) {
+    if (cut_[port].empty()) continue;
+    const UnitPacket& p = pool_[cut_[port].front().id];
+    out.push_back({name_ + " " + input_names_[port] + " (failed link)", cut_[port].size(),
+                   "packet " + std::to_string(p.seq) + " " + std::to_string(p.src) + " -> " + std::to_string(p.dst),
+                   cut_[port].front().since});
+  }
   for (unsigned g : waiting_groups_) {
     if (queues_[g].empty()) continue;
     const UnitPacket& p = pool_[queues_[g].front().id];
@@ -115,8 +133,11 @@ CrossbarNetwork::CrossbarNetwork(const Shape& shape, UnitPacketPool& pool, Cycle
       for (unsigned j = 0; j < c; ++j) {
         g->add_output(down, nullptr, switches_[m].get(), b + j, "down" + std::to_string(m) + "." + std::to_string(j), true);
       }
-      for (unsigned j = 0; j < c; ++j)
+      for (unsigned j = 0; j < c; ++j) {
         switches_[m]->add_output(b, nullptr, g, m * c + j, "up" + std::to_string(m) + "." + std::to_string(j), true);
+        g->name_input(m * c + j, "up" + std::to_string(m) + "." + std::to_string(j));
+        switches_[m]->name_input(b + j, "down" + std::to_string(m) + "." + std::to_string(j));
+      }
     }
     g->set_route([b](NodeId dst) { return dst / b; });
     switches_.push_back(std::move(global));
@@ -132,10 +153,65 @@ void CrossbarNetwork::attach(NodeId x, SinglePortNic& nic) {
   nic.ejection().set_strict(true);
   nic.ejection().connect_receiver(nic);
   sw.add_output(x % b, &nic.ejection(), nullptr, 0, "pe" + std::to_string(x), false);
+  sw.name_input(x % b, "pe" + std::to_string(x) + ".in");
 }
 
 void CrossbarNetwork::inject(NodeId x, Cycle now, PacketId id) {
   switches_[x / shape_.module_size]->send_in(x % shape_.module_size, now, id);
+}
+
+std::string CrossbarLinkAddress::name() const {
+  switch (kind) {
+    case Kind::kInjection: return "pe" + std::to_string(index) + ".in";
+    case Kind::kEjection: return "pe" + std::to_string(index) + ".out";
+    case Kind::kUp: return "up" + std::to_string(index) + "." + std::to_string(channel);
+    case Kind::kDown: return "down" + std::to_string(index) + "." + std::to_string(channel);
+  }
+  return "";
+}
+
+std::optional<CrossbarLinkAddress> CrossbarNetwork::parse_link(const std::string& name, const Shape& shape) {
+  const NodeId processors = shape.modules * shape.module_size;
+  const std::string_view s(name);
+  const std::size_t dot = s.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  const std::string_view node = s.substr(0, dot), port = s.substr(dot + 1);
+  CrossbarLinkAddress a;
+  if (node.substr(0, 2) == "pe") {
+    const auto x = parse_index(node.substr(2), processors - 1);
+    if (!x || (port != "in" && port != "out")) return std::nullopt;
+    a.kind = port == "in" ? CrossbarLinkAddress::Kind::kInjection : CrossbarLinkAddress::Kind::kEjection;
+    a.index = *x;
+    return a;
+  }
+  if (shape.modules == 1) return std::nullopt;
+  const bool up = node.substr(0, 2) == "up", down = node.substr(0, 4) == "down";
+  if (!up && !down) return std::nullopt;
+  const auto m = parse_index(node.substr(up ? 2 : 4), shape.modules - 1);
+  const auto j = parse_index(port, shape.channels - 1);
+  if (!m || !j) return std::nullopt;
+  a.kind = up ? CrossbarLinkAddress::Kind::kUp : CrossbarLinkAddress::Kind::kDown;
+  a.index = *m;
+  a.channel = *j;
+  return a;
+}
+
+void CrossbarNetwork::fail(const CrossbarLinkAddress& link) {
+  const unsigned b = shape_.module_size;
+  switch (link.kind) {
+    case CrossbarLinkAddress::Kind::kInjection:
+      switches_[link.index / b]->fail_input(static_cast<unsigned>(link.index % b));
+      return;
+    case CrossbarLinkAddress::Kind::kEjection:
+      switches_[link.index / b]->fail_output(static_cast<unsigned>(link.index % b), 0);
+      return;
+    case CrossbarLinkAddress::Kind::kUp:
+      switches_[link.index]->fail_output(b, static_cast<unsigned>(link.channel));
+      return;
+    case CrossbarLinkAddress::Kind::kDown:
+      switches_.back()->fail_output(static_cast<unsigned>(link.index), static_cast<unsigned>(link.channel));
+      return;
+  }
 }
 
 std::vector<const LinkStats*> CrossbarNetwork::inter_module_links() const {

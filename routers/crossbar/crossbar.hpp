@@ -21,6 +21,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,6 +43,18 @@ struct LinkStats {
   bool track_flows = false;
 };
 
+// A link of a crossbar network, parsed once from its fault-injection name
+// (network.failed_links): pe<x>.in (processor x to its switch), pe<x>.out
+// (switch to processor x), and on a hierarchical crossbar up<m>.<j> and
+// down<m>.<j> (module m's j-th channel to and from the global crossbar).
+struct CrossbarLinkAddress {
+  enum class Kind : std::uint8_t { kInjection, kEjection, kUp, kDown };
+  Kind kind = Kind::kInjection;
+  std::uint64_t index = 0;    // processor x, or module m
+  std::uint64_t channel = 0;  // j for up/down
+  std::string name() const;
+};
+
 class CrossbarSwitch : public Clocked {
  public:
   struct Output {
@@ -49,6 +62,7 @@ class CrossbarSwitch : public Clocked {
     CrossbarSwitch* next = nullptr;        // the next switch, if it is one
     unsigned next_port = 0;
     Cycle busy_until = 0;                  // last cycle a unit of the current packet crosses
+    bool failed = false;                   // a cut link (fault injection): never granted
     LinkStats stats;
   };
 
@@ -61,6 +75,14 @@ class CrossbarSwitch : public Clocked {
 
   // The upstream block sends a head on input `port` in cycle `now` (seen here in now + 1).
   void send_in(unsigned port, Cycle now, PacketId id);
+
+  // Fault injection: a failed output is never granted (its group's other
+  // links carry the traffic, if it has any); a head sent on a failed input
+  // never arrives and stays, reported held, at the cut wire.
+  void fail_output(unsigned group, unsigned index) { outputs_.at(group).at(index).failed = true; }
+  void fail_input(unsigned port) { failed_inputs_.at(port) = true; }
+  // The name of the link into input `port` (for diagnostics).
+  void name_input(unsigned port, std::string name) { input_names_.at(port) = std::move(name); }
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name_; }
@@ -84,6 +106,9 @@ class CrossbarSwitch : public Clocked {
   std::vector<std::deque<Waiting>> queues_;
   std::set<unsigned> waiting_groups_;
   std::function<unsigned(NodeId)> route_;
+  std::vector<bool> failed_inputs_;
+  std::vector<std::string> input_names_;
+  std::vector<std::deque<Waiting>> cut_;  // per input: heads lost on a failed input wire
 };
 
 class CrossbarNetwork : public SinglePortFabric {
@@ -104,6 +129,11 @@ class CrossbarNetwork : public SinglePortFabric {
   NodeId processors() const { return shape_.modules * shape_.module_size; }
   const Shape& shape() const { return shape_; }
   unsigned switches() const { return static_cast<unsigned>(switches_.size()); }
+  // The address of a link by its name, if a network of this shape has it.
+  static std::optional<CrossbarLinkAddress> parse_link(const std::string& name, const Shape& shape);
+  // Cuts the link (before the run).
+  void fail(const CrossbarLinkAddress& link);
+
   // Links between modules (up and down channels), with what they carried.
   std::vector<const LinkStats*> inter_module_links() const;
   // Processor ports (switch -> NIC links).

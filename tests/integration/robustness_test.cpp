@@ -3,6 +3,7 @@
 // hardware, and results files that are written whole or say the run failed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -55,6 +56,9 @@ TEST(ResourceGuard, EstimateIsWithinAFactorOfTwoOfMeasuredMemory) {
                             "--set network.capacities=doubling",
       "run " + kScenarios + "fattree_bitserial_constant256_permutation.yaml --set network.processors=32 "
                             "--set network.capacities=[4096,4096,4096,4096,4096]",
+      "run /dev/null --set network.type=crossbar --set network.processors=8192",
+      "run /dev/null --set network.type=hier_crossbar --set network.modules=64 --set network.module_size=128 "
+      "--set network.inter_module_channels=4",
   };
   const bool sanitized = std::getenv("ASAN_OPTIONS") != nullptr;
   for (const auto& args : runs) {
@@ -116,6 +120,43 @@ TEST(Outputs, AFailedRunLeavesAJsonThatSaysSo) {
   EXPECT_EQ(results["result"]["verified"], false);
   EXPECT_EQ(results["result"]["exit_code"], 2);
   EXPECT_NE(results["result"]["problem"].get<std::string>().find("network.leaves = 3"), std::string::npos);
+}
+
+// A waveform is an output like the JSON: a device that refuses the data
+// (/dev/full) or a disk that fills mid-run (here: a file-size limit, with
+// SIGXFSZ ignored so writes fail with EFBIG as on a full disk) ends in exit 2
+// with one line, and no file that looks complete is left behind.
+TEST(Outputs, WaveformWriteErrorsAreOneLineAndLeaveNoFile) {
+  const std::string dir = scratch_dir() + "/waveform_errors";
+  std::filesystem::create_directories(dir);
+  expect_rejected("run /dev/null --vcd /dev/full", "cannot write waveforms to '/dev/full': No space left on device");
+  std::filesystem::create_symlink("/dev/full", dir + "/full.fst");
+  expect_rejected("run /dev/null --vcd " + dir + "/full.fst", "full.fst': No space left on device");
+  // The bit-serial tree also writes a GTKWave save file: it is checked too.
+  expect_rejected("run " + std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/fattree_bitserial_8_waveform.yaml --vcd /dev/full",
+                  "No space left on device");
+  const std::string workload = "run /dev/null --set network.leaves=64 --set traffic.collective=multinode_broadcast";
+  for (const std::string name : {"w.vcd", "w.fst"}) {
+    SCOPED_TRACE(name);
+    // Unlimited, the waveform is larger than the limit below (the FST is compressed: a smaller limit).
+    ASSERT_EQ(run_icnsim(workload + " --quiet --vcd " + dir + "/whole_" + name).exit_code, 0);
+    const auto whole = std::filesystem::file_size(dir + "/whole_" + name);
+    const int blocks = name == "w.vcd" ? 32 : 2;  // 512-byte blocks
+    ASSERT_GT(whole, 512u * blocks);
+    const std::string err = dir + "/" + name + ".stderr";
+    const std::string cmd = "sh -c \"trap '' XFSZ; ulimit -f " + std::to_string(blocks) + "; exec " + ICNSIM_BINARY + " " +
+                            workload + " --quiet --vcd " + dir + "/" + name + "\" 2>" + err;
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    const std::string text = read_file(err);
+    EXPECT_NE(text.find("cannot write waveforms to '" + dir + "/" + name + "'"), std::string::npos) << text;
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/" + name));
+  }
+  // Neither the failed waveforms nor their temporary files are left.
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
 }
 
 TEST(Outputs, WriteErrorsAreOneLineAndNonZero) {

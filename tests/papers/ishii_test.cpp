@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
+#include <memory>
 #include <map>
 #include <set>
 
@@ -260,6 +262,231 @@ TEST(Ishii, Theorem3SubtreesShareTheirHighAddressBits) {
         for (unsigned k = H; k-- > 0;) index = index * 2 + (scheme1(T, (bits >> k) & 1u) == B1 ? 1 : 0);
         EXPECT_EQ(index >> h, prefix);  // the leaf reached lies in the prefix's subtree
       }
+    }
+  }
+}
+
+namespace {
+
+// A test block on the model's clock: drives a given bit stream on a channel
+// (one bit per clock from a given cycle), and records every driven bit the
+// watched channels carry, as their receivers see it, in a window of cycles.
+class WireBench : public sc_core::sc_module, public Clocked {
+ public:
+  struct Seen {
+    std::string channel;
+    Cycle cycle;
+    bool bit;
+  };
+  WireBench(sc_core::sc_module_name name, CycleEngine& engine, Cycle watch_from, Cycle watch_to)
+      : sc_module(name), Clocked(Phase::kProcessor), from_(watch_from), to_(watch_to) {
+    engine.add(*this);
+    engine.wake(*this, watch_from);
+  }
+  void inject(BitChannel& c, Cycle first, std::vector<bool> bits) { streams_.push_back({&c, first, std::move(bits)}); }
+  void watch(const std::string& name, const BitChannel& c) { watched_.emplace_back(name, &c); }
+
+  Cycle tick(Cycle now) override {
+    for (const auto& s : streams_)
+      if (now >= s.first && now - s.first < s.bits.size()) s.channel->drive(now, 0, s.bits[now - s.first]);
+    for (const auto& [name, c] : watched_)
+      for (unsigned p = 0; p < c->width(); ++p)
+        if (const unsigned v = c->seen(now, p); v & 2u) seen.push_back({name, now, (v & 1u) != 0});
+    return now < to_ ? now + 1 : kNever;
+  }
+  std::string block_name() const override { return name(); }
+
+  std::vector<Seen> seen;
+
+ private:
+  struct Stream {
+    BitChannel* channel;
+    Cycle first;
+    std::vector<bool> bits;
+  };
+  Cycle from_, to_;
+  std::vector<Stream> streams_;
+  std::vector<std::pair<std::string, const BitChannel*>> watched_;
+};
+
+// Names of the paper's nodes: level 0 is processor k ("nic<k>"), level l >= 1
+// node j ("s<l>_<j>"), numbered left to right as in the memo's figures.
+std::string node_name(unsigned level, NodeId j) {
+  return level == 0 ? "nic" + std::to_string(j) : "s" + std::to_string(level) + "_" + std::to_string(j);
+}
+
+// The nodes a routing-bit sequence visits from leaf `src` by scheme 1 (no
+// buffering): (level, index) pairs, the source leaf first.
+std::vector<std::pair<unsigned, NodeId>> visit(NodeId src, const std::vector<bool>& bits) {
+  std::vector<std::pair<unsigned, NodeId>> nodes{{0, src}};
+  unsigned level = 1;
+  NodeId index = src >> 1;
+  int in = (src & 1) ? B1 : B0;
+  nodes.emplace_back(level, index);
+  for (bool bit : bits) {
+    const int out = scheme1(in, bit);
+    if (out == T) {
+      in = (index & 1) ? B1 : B0;
+      index >>= 1;
+      ++level;
+    } else {
+      index = index * 2 + (out == B1 ? 1 : 0);
+      --level;
+      in = T;
+    }
+    nodes.emplace_back(level, index);
+  }
+  return nodes;
+}
+
+}  // namespace
+
+// Theorems 1 and 3 on the model's own switches and processor numbering: a
+// stream injected into the root's trunk input carrying only M, processor a's
+// address (H bits, most significant first) and a message reaches processor a
+// (Theorem 1), and on its way down it enters at every level h the node whose
+// index is a's H-h most significant bits (Theorem 3: a subtree's processors
+// share them). The message's acknowledge comes back up the same connections,
+// one clock per link, to the root's trunk reverse wire.
+TEST(Ishii, Theorems1And3AnAddressInjectedAtTheRootReachesItsProcessor) {
+  // SystemC elaborates once: every tree is built before the one sc_start().
+  struct Setup {
+    std::unique_ptr<BitSerialBench> bench;
+    std::deque<BitChannel> trunk;  // in, in_ack, out, out_ack
+    std::unique_ptr<WireBench> wires;
+  };
+  std::map<unsigned, Setup> setups;
+  for (unsigned H : {3u, 4u}) {
+    const NodeId n = NodeId{1} << H;
+    Setup& st = setups[H];
+    st.bench = std::make_unique<BitSerialBench>(("t1_h" + std::to_string(H)).c_str(), FatTreeShape(H, capacity_preset("cbft", H)),
+                                                bitserial::BitSerialOptions{}, std::vector<std::vector<SourceDestination>>{});
+    BitSerialBench& b = *st.bench;
+    // The root has no trunk in the tree: the test wires one, one path each way.
+    for (const char* name : {"trunk_in", "trunk_in_ack", "trunk_out", "trunk_out_ack"}) st.trunk.emplace_back(name, 1);
+    BitChannel &trunk_in = st.trunk[0], &trunk_in_ack = st.trunk[1];
+    b.net.node(H, 0).connect(kTrunk, trunk_in, trunk_in_ack, st.trunk[2], st.trunk[3]);
+    const auto& clock = b.net.clock();
+    const unsigned P = bitserial::BitSerialNic::message_bits(H);
+    st.wires = std::make_unique<WireBench>(("t1_wires_h" + std::to_string(H)).c_str(), b.engine, clock.start(0), clock.start(n) - 1);
+    WireBench& wires = *st.wires;
+    wires.watch("trunk_in_ack", trunk_in_ack);
+    for (const auto& br : b.net.branches()) wires.watch(br.parent + ".down" + std::to_string(br.side), *br.down);
+    for (NodeId a = 0; a < n; ++a) {  // address a alone in delivery cycle a
+      std::vector<bool> bits{true};  // M
+      for (unsigned k = H; k-- > 0;) bits.push_back((a >> k) & 1u);
+      // The message: source field n - 1 - a, sequence number a, payload 0.
+      for (unsigned k = H; k-- > 0;) bits.push_back(((n - 1 - a) >> k) & 1u);
+      for (unsigned k = 16; k-- > 0;) bits.push_back((a >> k) & 1u);
+      bits.resize(1 + H + P, false);
+      // Timed as a stream coming down from above the root: its routing bit
+      // reaches the root at the clock trunk streams decide there.
+      wires.inject(trunk_in, clock.start(a) + b.net.down_decision(H) - 1, bits);
+    }
+  }
+  sc_core::sc_start();
+  for (unsigned H : {3u, 4u}) {
+    SCOPED_TRACE("H=" + std::to_string(H));
+    const NodeId n = NodeId{1} << H;
+    BitSerialBench& b = *setups[H].bench;
+    const WireBench& wires = *setups[H].wires;
+    const auto& clock = b.net.clock();
+    ASSERT_EQ(b.received.size(), n);
+    for (NodeId a = 0; a < n; ++a) {
+      const Received& got = b.received[a];
+      EXPECT_EQ(got.dst, a);  // Theorem 1
+      EXPECT_EQ(got.src, n - 1 - a);
+      EXPECT_EQ(got.seq, a);
+      // Theorem 3: the down channels the stream used, one per level, each into
+      // the node (or processor) whose index is a's high bits.
+      std::set<std::string> used, expected;
+      std::vector<Cycle> acks;
+      for (const auto& w : wires.seen) {
+        if (clock.index(w.cycle) != a) continue;
+        if (w.channel == "trunk_in_ack") {
+          if (w.bit) acks.push_back(w.cycle);
+        } else {
+          used.insert(w.channel);
+        }
+      }
+      for (unsigned h = 0; h < H; ++h)
+        expected.insert(node_name(h + 1, a >> (h + 1)) + ".down" + std::to_string((a >> h) & 1u));
+      EXPECT_EQ(used, expected) << "address " << a;
+      // The acknowledge: driven by processor a in the clock after its last bit
+      // arrived, then H links up to the root and one to the trunk's reverse wire.
+      ASSERT_EQ(acks.size(), 1u) << "address " << a;
+      EXPECT_EQ(acks[0], got.arrived + 1 + (H + 1));
+    }
+    EXPECT_EQ(b.net.switch_totals().misrouted, 0u);
+  }
+}
+
+// Theorem 2 on the model's acknowledge wires: for every pair of an 8- and a
+// 16-processor tree, the routing bits of its path (written from scheme 1 and
+// the address structure, not taken from the model), reversed and inverted,
+// walk from the destination back to the source; the acknowledge the hardware
+// sends back runs exactly along that walk: hop k of the walk on the reverse
+// wire of the channel it retraces, in clock arrived + 1 + k, and nowhere else.
+TEST(Ishii, Theorem2TheAcknowledgeFollowsTheReversedInvertedStream) {
+  std::map<unsigned, std::vector<std::vector<SourceDestination>>> all_rounds;
+  std::map<unsigned, std::unique_ptr<BitSerialBench>> benches;
+  std::map<unsigned, std::unique_ptr<WireBench>> all_wires;
+  for (unsigned H : {3u, 4u}) {
+    const NodeId n = NodeId{1} << H;
+    auto& rounds = all_rounds[H];
+    for (NodeId s = 0; s < n; ++s)
+      for (NodeId d = 0; d < n; ++d)
+        if (s != d) rounds.push_back({SourceDestination{s, d}});
+    benches[H] = std::make_unique<BitSerialBench>(("t2_h" + std::to_string(H)).c_str(), FatTreeShape(H, capacity_preset("ebft", H)),
+                                                  bitserial::BitSerialOptions{}, rounds);
+    BitSerialBench& b = *benches[H];
+    all_wires[H] = std::make_unique<WireBench>(("t2_wires_h" + std::to_string(H)).c_str(), b.engine, b.net.clock().start(0),
+                                               b.net.clock().start(rounds.size()) - 1);
+    for (const auto& br : b.net.branches()) {
+      all_wires[H]->watch(br.child + ".up.ack", *br.up_ack);
+      all_wires[H]->watch(br.parent + ".down" + std::to_string(br.side) + ".ack", *br.down_ack);
+    }
+  }
+  sc_core::sc_start();
+  for (unsigned H : {3u, 4u}) {
+    SCOPED_TRACE("H=" + std::to_string(H));
+    const auto& rounds = all_rounds[H];
+    BitSerialBench& b = *benches[H];
+    const WireBench& wires = *all_wires[H];
+    const auto& clock = b.net.clock();
+    ASSERT_EQ(b.received.size(), rounds.size());
+    std::map<std::uint64_t, std::set<std::pair<std::string, Cycle>>> observed;
+    for (const auto& w : wires.seen)
+      if (w.bit) observed[clock.index(w.cycle)].insert({w.channel, w.cycle});
+    for (std::size_t r = 0; r < rounds.size(); ++r) {
+      const NodeId s = rounds[r][0].src, d = rounds[r][0].dst;
+      // The path's routing bits from scheme 1 alone: up to the level where s
+      // and d meet, across, then d's address bits down.
+      unsigned meet = 0;
+      while ((s >> meet) != (d >> meet)) ++meet;
+      auto bit_to = [](int in, int out) { return scheme1(in, true) == out; };
+      auto branch = [](NodeId x, unsigned l) { return ((x >> l) & 1) ? B1 : B0; };
+      std::vector<bool> there;
+      for (unsigned l = 0; l + 1 < meet; ++l) there.push_back(bit_to(branch(s, l), T));
+      there.push_back(bit_to(branch(s, meet - 1), branch(s, meet - 1) == B0 ? B1 : B0));
+      for (unsigned l = meet - 1; l-- > 0;) there.push_back(bit_to(T, branch(d, l)));
+      std::vector<bool> back;
+      for (auto it = there.rbegin(); it != there.rend(); ++it) back.push_back(!*it);
+      const auto walk_back = visit(d, back);
+      ASSERT_EQ(walk_back.back(), (std::pair<unsigned, NodeId>{0, s})) << s << "->" << d;
+      // Hop k goes from X to Y: the acknowledge rides the reverse wire of the
+      // forward channel Y -> X (Y's up channel if Y is below X, else Y's down
+      // channel to X).
+      const Cycle arrived = b.received[r].arrived;
+      std::set<std::pair<std::string, Cycle>> expected;
+      for (std::size_t k = 1; k < walk_back.size(); ++k) {
+        const auto [xl, xj] = walk_back[k - 1];
+        const auto [yl, yj] = walk_back[k];
+        const std::string wire = yl < xl ? node_name(yl, yj) + ".up.ack"
+                                         : node_name(yl, yj) + ".down" + std::to_string(xj & 1u) + ".ack";
+        expected.insert({wire, arrived + 1 + k});
+      }
+      EXPECT_EQ(observed[r], expected) << s << "->" << d;
     }
   }
 }
