@@ -1,5 +1,6 @@
 #include "testbench/vc_experiment.hpp"
 
+#include <array>
 #include <cmath>
 #include <iomanip>
 #include <memory>
@@ -111,6 +112,7 @@ struct VcSetup : ExperimentSetup {
   bool drain_all = true;
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
+  ResourceEstimate estimate() const override;
 };
 
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
@@ -335,6 +337,8 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     }
   }
 
+  void arrived_stages(const Packet&, const vc::PacketStages& st, Cycle) override { last_stages_ = st; }
+
   void arrived(const Packet& p, unsigned flits, Cycle tail) override {
     const Cycle now = tail;
     if (flits != p.route && wrong_.empty())
@@ -354,6 +358,14 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       packet_latency_.add(tail - p.created);
       network_latency_.add(tail - p.injected);
       hops_.add(p.hops);
+      const vc::PacketStages& st = last_stages_;
+      stage_sums_[0] += double(p.injected - p.created);
+      stage_sums_[1] += st.links;
+      stage_sums_[2] += st.routing;
+      stage_sums_[3] += st.vc_alloc;
+      stage_sums_[4] += st.sw_alloc;
+      stage_sums_[5] += st.traversal;
+      stage_sums_[6] += double(tail - st.head_ejected);
       --outstanding_;
       outstanding_created_sum_ -= double(p.created);
     }
@@ -424,6 +436,14 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     r["latency"]["packet"] = summary(packet_latency_);
     r["latency"]["packet"]["histogram"] = packet_latency_.to_json()["bins"];
     r["latency"]["network"] = summary(network_latency_);
+    // Mean cycles per measured packet in each stage (routers/vc/stage_log.hpp):
+    // source_queue is packet minus network latency; the others sum to the
+    // network latency (links include each buffer-write cycle; serialization
+    // is the tail's lag behind the head at the destination).
+    static const char* const kStages[] = {"source_queue", "links",     "routing",      "vc_alloc",
+                                          "sw_alloc",     "traversal", "serialization"};
+    for (std::size_t i = 0; i < stage_sums_.size(); ++i)
+      r["latency"]["stages"][kStages[i]] = ratio(stage_sums_[i], double(packet_latency_.count()));
     r["throughput"]["offered"] = ratio(double(offered_flits_), nodes * cycles);
     r["throughput"]["accepted"] = ratio(double(accepted_flits_), nodes * cycles);
     std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
@@ -526,10 +546,44 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   std::vector<std::uint64_t> node_accepted_;
   Histogram packet_latency_, network_latency_, hops_;
   std::vector<Histogram> by_hops_;  // network latency by routers traversed
+  vc::PacketStages last_stages_;     // of the packet arrived() is about to report
+  std::array<double, 7> stage_sums_{};  // result.latency.stages, summed over measured packets
   double occupancy_sum_ = 0;
   std::uint64_t occupancy_samples_ = 0;
   std::string wrong_;
 };
+
+// The resource guard's estimate. Calibrated with the results' peak RSS
+// (VmHWM, release build, light load so the injection queues stay short): 9 MB
+// for the program, about 15 KB per node (router, NIC, processing element and
+// their SystemC modules and links: 8x8 11 MB, 32x32 25 MB, 64x64 74 MB,
+// 100x100 181 MB, 16^3 72 MB) and 16.5 bytes per buffered flit slot
+// (ports x VCs x depth per router: 64x64 with 8 VCs x 64 flits 244 MB, with
+// 9 x 1024 3.0 GB). Packets waiting in the unbounded injection queues are not
+// counted: beyond saturation they grow until the latency threshold stops the
+// run (tests/integration/vc_run_test.cpp checks the estimate within 2x).
+ResourceEstimate VcSetup::estimate() const {
+  ResourceEstimate e;
+  const double nodes = std::pow(static_cast<double>(k), static_cast<double>(n));
+  const double ports = 2.0 * n + 1;
+  const double slots = ports * net.router.vcs * net.router.buffer_depth;
+  e.memory_bytes = 9e6 + nodes * (15e3 + 16.5 * slots) + 2.0 * sizeof(TraceEntry) * double(trace.size());
+  e.what = std::to_string(static_cast<std::uint64_t>(nodes)) + " routers with " +
+           std::to_string(static_cast<std::uint64_t>(slots)) + " flit buffer slots each";
+  // The fixed window (or the trace's last packet) must be simulated whole.
+  Cycle last = fixed_cycles;
+  for (const auto& t : trace) last = std::max(last, t.cycle);
+  if (last > 0) {
+    e.cycles_lower_bound = double(last);
+    e.cycles_why = fixed_cycles >= last ? "measure.cycles = " + std::to_string(fixed_cycles)
+                                        : "the trace's last packet is created in cycle " + std::to_string(last);
+  } else if (phases.warmup_periods > 0) {
+    e.cycles_lower_bound = double(phases.warmup_periods + 1) * double(phases.sample_period);
+    e.cycles_why = std::to_string(phases.warmup_periods) + " warm-up periods and one measured period of " +
+                   std::to_string(phases.sample_period) + " cycles";
+  }
+  return e;
+}
 
 std::unique_ptr<Experiment> VcSetup::elaborate(const std::string& name, const RunContext& ctx) {
   return std::make_unique<VcExperiment>(name.c_str(), *this, ctx);

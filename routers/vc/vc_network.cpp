@@ -28,6 +28,7 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
   }
   for (unsigned r = 0; r < R; ++r) {
     routers_.push_back(std::make_unique<VcRouter>(topo.router_name(r).c_str(), r, topo, params.router, pool));
+    routers_.back()->set_stage_log(&stages_);
     engine.add(*routers_.back());
   }
   for (unsigned r = 0; r < R; ++r) {
@@ -56,6 +57,7 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
     np.max_packet_flits = params.max_packet_flits;
     nics_.push_back(std::make_unique<VcNic>(("nic" + std::to_string(n)).c_str(), np, pool, ledger));
     nics_.back()->attach(&inject_[n], &credit_out_[n * P], &flit_out_[n * P], &eject_credit_[n]);
+    nics_.back()->set_stage_log(&stages_);
     engine.add(*nics_.back());
   }
 }

@@ -63,6 +63,7 @@ class VcNetwork : public sc_core::sc_module {
   std::vector<std::unique_ptr<VcRouter>> routers_;
   std::vector<std::unique_ptr<VcNic>> nics_;
   std::vector<NamedLink> channels_;
+  StageLog stages_;  // every head's stage cycles (result.latency.stages)
 };
 
 }  // namespace icn::vc

@@ -23,6 +23,7 @@
 #include "models/packet.hpp"
 #include "models/packet_queue.hpp"
 #include "routers/common/vc_buffer.hpp"
+#include "routers/vc/stage_log.hpp"
 #include "routers/vc/vc_router.hpp"
 
 namespace icn::vc {
@@ -32,6 +33,8 @@ class ArrivalSink {
  public:
   virtual ~ArrivalSink() = default;
   virtual void arrived(const Packet& packet, unsigned flits, Cycle tail_cycle) = 0;
+  // Called just before arrived() when the network keeps a StageLog.
+  virtual void arrived_stages(const Packet&, const PacketStages&, Cycle /*tail_cycle*/) {}
 };
 
 class VcNic : public sc_core::sc_module, public Clocked {
@@ -50,6 +53,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
 
   void attach(FlitLink* inject, CreditLink* inject_credits, FlitLink* eject, CreditLink* eject_credits);
   void set_sink(ArrivalSink& sink) { sink_ = &sink; }
+  void set_stage_log(StageLog* log) { stages_ = log; }
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
@@ -68,6 +72,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
   PacketPool& pool_;
   TrafficLedger& ledger_;
   ArrivalSink* sink_ = nullptr;
+  StageLog* stages_ = nullptr;
   FlitLink* inject_ = nullptr;
   CreditLink* inject_credits_ = nullptr;
   FlitLink* eject_ = nullptr;

@@ -107,6 +107,8 @@ void VcRouter::advance_heads(Cycle now) {
       s.alt_port = static_cast<std::uint8_t>(r.alt_port);
       s.stage = InputUnit::Stage::kVcAlloc;
       s.next = start + params_.routing_delay;
+      s.arrived = front.ready - 1;
+      s.routed = s.next;
       s.waiting_since = now;
       ++in_pipeline_;
     }
@@ -140,6 +142,7 @@ void VcRouter::allocate_vcs(Cycle now) {
     s.out_vc = static_cast<std::uint8_t>(out_vc);
     s.stage = InputUnit::Stage::kActive;
     s.next = now + params_.vc_alloc_delay;
+    s.vc_granted = now;
     --in_pipeline_;
   }
 }
@@ -172,7 +175,10 @@ void VcRouter::allocate_switch(Cycle now) {
     credit_out_[p]->send(now, Credit{static_cast<std::uint8_t>(v)});  // the entry is free again
     OutputUnit& out = outputs_[s.out_port];
     out.credits.consume(s.out_vc);
-    if (f.head()) ++pool_[f.packet].hops;  // routers traversed
+    if (f.head()) {
+      ++pool_[f.packet].hops;  // routers traversed
+      if (stages_) record_stages((*stages_)[f.packet], s, now);
+    }
     f.vc = s.out_vc;
     crossbar_.traverse(s.out_port, now, f);
     s.waiting_since = now;
@@ -182,6 +188,19 @@ void VcRouter::allocate_switch(Cycle now) {
       if (!in.buffer.empty(v)) heads_pending_ = true;  // the next packet's head
     }
   }
+}
+
+// The head won the switch in `now`: split its time here into stages
+// (stage_log.hpp); it leaves on the link crossbar_.delay() cycles later.
+void VcRouter::record_stages(PacketStages& st, const InputUnit::VcState& s, Cycle now) const {
+  const Cycle sent = now + crossbar_.delay();
+  const Cycle may_request_switch = s.vc_granted + params_.vc_alloc_delay;
+  st.links += static_cast<std::uint32_t>(s.arrived - st.last_send);
+  st.routing += static_cast<std::uint32_t>(s.routed - (s.arrived + 1));
+  st.vc_alloc += static_cast<std::uint32_t>(may_request_switch - s.routed);
+  st.sw_alloc += static_cast<std::uint32_t>(now + params_.sw_alloc_delay - may_request_switch);
+  st.traversal += static_cast<std::uint32_t>(sent + 1 - (now + params_.sw_alloc_delay));
+  st.last_send = sent;
 }
 
 bool VcRouter::waits_on_credit(unsigned port, unsigned vc, unsigned& out_port, unsigned& out_vc) const {

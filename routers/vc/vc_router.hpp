@@ -18,6 +18,7 @@
 #include "models/link.hpp"
 #include "models/packet.hpp"
 #include "routers/vc/router_blocks.hpp"
+#include "routers/vc/stage_log.hpp"
 #include "routers/vc/vc_topology.hpp"
 
 namespace icn::vc {
@@ -55,6 +56,8 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   const OutputUnit& output(unsigned port) const { return outputs_[port]; }
   const FlitLink* out_link(unsigned port) const { return out_[port]; }
   unsigned buffered() const { return buffered_; }
+  // Heads leaving this router add their stage cycles here.
+  void set_stage_log(StageLog* log) { stages_ = log; }
 
   // The input VC (port, vc) waits for which downstream input VC? For the
   // deadlock report: set when the packet holds an output VC and has no credit.
@@ -68,6 +71,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   void advance_heads(Cycle now);
   void allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
+  void record_stages(PacketStages& st, const InputUnit::VcState& s, Cycle now) const;
 
   unsigned id_;
   const VcTopology& topo_;
@@ -90,6 +94,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   unsigned buffered_ = 0;    // flits in the input buffers
   unsigned in_pipeline_ = 0; // heads in route computation or VC allocation
   bool heads_pending_ = false;  // an idle VC may have a head at its front
+  StageLog* stages_ = nullptr;
 };
 
 }  // namespace icn::vc
