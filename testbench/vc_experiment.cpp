@@ -10,6 +10,7 @@
 #include "models/open_loop.hpp"
 #include "models/packet.hpp"
 #include "models/stats.hpp"
+#include "routers/vc/vc_link_address.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "testbench/open_loop_source.hpp"
 #include "testbench/synthetic_traffic.hpp"
@@ -29,6 +30,8 @@ std::vector<ParamSpec> network_params() {
       {"network.k", "8", "2..256", "routers per dimension"},
       {"network.n", "2", "1..3", "dimensions"},
       {"network.link_latency", "1", "1..64", "cycles for a flit (or credit) to cross a link"},
+      {"network.failed_links", "[]", "list of links like nic3.up, r3_3.x+ (router r3_3's output toward x+)",
+       "links that never carry a flit (fault injection: the run ends unverified, naming where traffic waits)"},
       {"router.vcs", "2", "1..16 (ports x vcs <= 64)", "virtual channels per input port"},
       {"router.buffer_depth", "4", "1..1024", "flits of buffer per VC"},
       {"router.routing", "dor", "dor|adaptive",
@@ -110,10 +113,43 @@ struct VcSetup : ExperimentSetup {
   OpenLoopPhases::Params phases;
   Cycle fixed_cycles = 0;
   bool drain_all = true;
+  std::vector<vc::VcLinkAddress> failed_links;  // parsed once (routers/vc/vc_link_address.hpp)
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
 };
+
+// network.failed_links: each name parsed once into a typed link address.
+void read_failed_links(Config& cfg, VcSetup& s) {
+  const YAML::Node failed = cfg.node("network.failed_links");
+  if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of link names like nic3.up or r3_3.x+");
+  if (failed.size() == 0) return;
+  const vc::VcTopology topo(s.topology, s.k, s.n, s.net.router.vcs, s.dateline, s.adaptive);
+  vc::VcLinkNames names;
+  names.nodes = topo.nodes();
+  names.router_of = [&](const std::vector<std::uint64_t>& x) -> std::optional<unsigned> {
+    if (x.size() != topo.n()) return std::nullopt;
+    std::uint64_t r = 0, stride = 1;
+    for (auto c : x) {
+      if (c >= topo.k()) return std::nullopt;
+      r += c * stride;
+      stride *= topo.k();
+    }
+    return static_cast<unsigned>(r);
+  };
+  names.router_name = [&](unsigned r) { return topo.router_name(r); };
+  names.ports = [&](unsigned) { return topo.ports(); };
+  names.port_name = [](unsigned, unsigned p) { return vc::VcTopology::port_name(p); };
+  names.connected = [&](unsigned r, unsigned p) { return p == 0 || topo.neighbor(r, p) >= 0; };
+  for (const auto& item : failed) {
+    const auto address = item.IsScalar() ? vc::parse_vc_link(item.Scalar(), names) : std::nullopt;
+    if (!address)
+      cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
+                                           "' is not a link of this network (nic<k>.up, or r<coordinates>.<port> "
+                                           "with port local|x+|x-|y+|y-|z+|z- where a link exists)");
+    s.failed_links.push_back(*address);
+  }
+}
 
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   auto s = std::make_unique<VcSetup>();
@@ -143,6 +179,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     cfg.declare_unused("router.dateline", "applies only to network.topology=torus");
     s->dateline = false;
   }
+  read_failed_links(cfg, *s);
   r.routing_delay = static_cast<unsigned>(cfg.integer("router.routing_delay", 1, 16));
   r.vc_alloc_delay = static_cast<unsigned>(cfg.integer("router.vc_alloc_delay", 1, 16));
   r.sw_alloc_delay = static_cast<unsigned>(cfg.integer("router.sw_alloc_delay", 1, 16));
@@ -250,6 +287,10 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
         node_accepted_(topo_.nodes(), 0) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
     engine_.add(*this);
+    for (const auto& link : setup.failed_links) {
+      if (link.injection) network_.fail_injection(link.node);
+      else network_.fail_router_output(link.router, link.port);
+    }
     std::vector<std::vector<TraceEntry>> per_node(topo_.nodes());
     for (const auto& e : setup.trace) per_node[e.src].push_back(e);
     for (NodeId node = 0; node < topo_.nodes(); ++node) {
@@ -288,6 +329,11 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     if (setup_.fixed_cycles > 0) {  // fixed window, then drain
       draining_ = true;
       maybe_finish(now);
+      if (!done_ && !setup_.failed_links.empty() && outstanding_ != 0 &&
+          double(now) - outstanding_created_sum_ / double(outstanding_) > setup_.phases.latency_threshold) {
+        finish();  // behind a failed link: measured packets would wait for ever
+        return kNever;
+      }
       return done_ ? kNever : (next_tick_ = now + setup_.phases.sample_period);
     }
     occupancy_sum_ += double(network_.flits_buffered());  // VC occupancy, sampled per period
@@ -408,6 +454,17 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       return d;
     }
     if (!wrong_.empty()) return wrong_;
+    if (!setup_.failed_links.empty()) {
+      // Measured packets that never arrived, or traffic left waiting on a
+      // failed link: the fault blocked the network.
+      const std::string where = network_.stuck_at_failed_link();
+      if (outstanding_ != 0 || !where.empty()) {
+        std::string names;
+        for (const auto& l : setup_.failed_links) names += (names.empty() ? "" : ", ") + l.name;
+        return "failed link(s) " + names + ": " + std::to_string(pool_.live()) + " packet(s) never arrived" +
+               (where.empty() ? "" : "; " + where);
+      }
+    }
     if (ledger_.delivered + pool_.live() != ledger_.injected)
       return "conservation violated: " + std::to_string(ledger_.injected) + " packets injected, " +
              std::to_string(ledger_.delivered) + " delivered, " + std::to_string(pool_.live()) + " held";

@@ -142,3 +142,36 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
 }
 
 }  // namespace icn::vc
+
+namespace icn::vc {
+
+void VcNetwork::fail_router_output(unsigned r, unsigned p) {
+  routers_[r]->fail_output(p);
+  flit_out_[r * topo_.ports() + p].set_failed(true);
+}
+
+void VcNetwork::fail_injection(NodeId n) {
+  nics_[n]->fail_injection();
+  inject_[n].set_failed(true);
+}
+
+std::string VcNetwork::stuck_at_failed_link() const {
+  for (const auto& nic : nics_)
+    if (nic->injection_failed() && nic->queued() != 0)
+      return std::string(nic->name()) + " injection queue holds " + std::to_string(nic->queued()) +
+             " packet(s) behind the failed link nic" + std::to_string(nic->node()) + ".up";
+  for (unsigned r = 0; r < topo_.routers(); ++r)
+    for (unsigned p = 0; p < topo_.ports(); ++p)
+      for (unsigned v = 0; v < params_.router.vcs; ++v)
+        if (routers_[r]->waits_on_failed(p, v)) {
+          for (unsigned q = 0; q < topo_.ports(); ++q)
+            if (routers_[r]->output_failed(q) && (routers_[r]->input(p).state[v].out_port == q ||
+                                                  (routers_[r]->input(p).state[v].has_alt &&
+                                                   routers_[r]->input(p).state[v].alt_port == q)))
+              return topo_.router_name(r) + " input " + VcTopology::port_name(p) + " vc" + std::to_string(v) +
+                     " waits on the failed link " + topo_.router_name(r) + "." + VcTopology::port_name(q);
+        }
+  return "";
+}
+
+}  // namespace icn::vc

@@ -109,7 +109,9 @@ void VcNic::report_held(std::vector<HeldTraffic>& out) const {
   const PacketId head = current_ != kNoPacket ? current_ : queue_.front();
   const Packet& p = pool_[head];
   out.push_back({std::string(name()) + " injection queue", queued(),
-                 "packet " + std::to_string(p.src) + " -> " + std::to_string(p.dst), p.created});
+                 "packet " + std::to_string(p.src) + " -> " + std::to_string(p.dst) +
+                     (injection_failed_ ? " behind the failed injection link" : ""),
+                 p.created});
 }
 
 }  // namespace icn::vc

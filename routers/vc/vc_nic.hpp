@@ -54,6 +54,12 @@ class VcNic : public sc_core::sc_module, public Clocked {
   void attach(FlitLink* inject, CreditLink* inject_credits, FlitLink* eject, CreditLink* eject_credits);
   void set_sink(ArrivalSink& sink) { sink_ = &sink; }
   void set_stage_log(StageLog* log) { stages_ = log; }
+  // Fault injection: the injection link never carries a flit (no credits).
+  void fail_injection() {
+    credits_.reset(params_.vcs, 0);
+    injection_failed_ = true;
+  }
+  bool injection_failed() const { return injection_failed_; }
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
@@ -73,6 +79,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
   TrafficLedger& ledger_;
   ArrivalSink* sink_ = nullptr;
   StageLog* stages_ = nullptr;
+  bool injection_failed_ = false;
   FlitLink* inject_ = nullptr;
   CreditLink* inject_credits_ = nullptr;
   FlitLink* eject_ = nullptr;

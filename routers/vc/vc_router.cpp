@@ -125,6 +125,10 @@ void VcRouter::allocate_vcs(Cycle now) {
       if (s.stage == InputUnit::Stage::kVcAlloc && s.next <= now) {
         req = (outputs_[s.out_port].free_vcs() & s.vc_mask) << (s.out_port * V);
         if (s.has_alt) req |= (outputs_[s.alt_port].free_vcs() & s.vc_mask) << (s.alt_port * V);
+        if (failed_outputs_ != 0) {  // never onto a failed link (adaptive routing takes the other port)
+          if (output_failed(s.out_port)) req &= ~(all_vcs_ << (s.out_port * V));
+          if (s.has_alt && output_failed(s.alt_port)) req &= ~(all_vcs_ << (s.alt_port * V));
+        }
         any = any || req != 0;
       }
       vc_alloc_.requests[p * V + v] = req;
@@ -203,6 +207,19 @@ void VcRouter::record_stages(PacketStages& st, const InputUnit::VcState& s, Cycl
   st.last_send = sent;
 }
 
+void VcRouter::fail_output(unsigned port) {
+  outputs_[port].credits.reset(params_.vcs, 0);
+  failed_outputs_ |= std::uint64_t{1} << port;
+  all_vcs_ = params_.vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << params_.vcs) - 1;
+}
+
+bool VcRouter::waits_on_failed(unsigned port, unsigned vc) const {
+  const InputUnit::VcState& s = inputs_[port].state[vc];
+  if (inputs_[port].buffer.empty(vc) || s.stage == InputUnit::Stage::kIdle || s.stage == InputUnit::Stage::kRouting)
+    return false;
+  return output_failed(s.out_port) || (s.stage == InputUnit::Stage::kVcAlloc && s.has_alt && output_failed(s.alt_port));
+}
+
 bool VcRouter::waits_on_credit(unsigned port, unsigned vc, unsigned& out_port, unsigned& out_vc) const {
   const InputUnit::VcState& s = inputs_[port].state[vc];
   if (s.stage != InputUnit::Stage::kActive || inputs_[port].buffer.empty(vc)) return false;
@@ -231,7 +248,9 @@ void VcRouter::report_held(std::vector<HeldTraffic>& out) const {
       const InputUnit::VcState& s = in.state[v];
       const Packet& pkt = pool_[in.buffer.front(v).flit.packet];
       std::string why;
-      if (s.stage == InputUnit::Stage::kActive)
+      if (s.stage != InputUnit::Stage::kIdle && output_failed(s.out_port))
+        why = "waits on the failed link " + VcTopology::port_name(s.out_port);
+      else if (s.stage == InputUnit::Stage::kActive)
         why = outputs_[s.out_port].credits.available(s.out_vc) == 0
                   ? "waits for a credit of " + VcTopology::port_name(s.out_port) + " vc" + std::to_string(s.out_vc)
                   : "waits for the switch to " + VcTopology::port_name(s.out_port);
