@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "models/ledger.hpp"
@@ -14,6 +16,7 @@
 #include "routers/crossbar/crossbar.hpp"
 #include "testbench/fractional_pe.hpp"
 #include "testbench/fractional_tree.hpp"
+#include "testbench/fractional_embedding.hpp"
 
 namespace icn {
 
@@ -49,6 +52,9 @@ std::vector<ParamSpec> traffic_params() {
       {"traffic.root", "0", "0..P-1", "the broadcasting (or reducing) PU"},
       {"traffic.operator", "sum", "sum|max|matrix", "reduction operator (matrix: 2x2 product mod 65521, not commutative)"},
       {"traffic.tuning", "exhaustive", "exhaustive|fast|paper", "how auto chooses r and s (the others are reported beside)"},
+      {"traffic.embedding", "rank_order", "rank_order|modules (hier_crossbar, binary or fractional)",
+       "where tree ranks go: in rank order over the modules, or the paper's section-4 embedding (a global binary tree "
+       "of one group per module, local fractional trees)"},
   };
 }
 
@@ -58,7 +64,8 @@ std::vector<ParamSpec> nic_params() {
       {"nic.model", "duplex", "duplex|simplex", "send and receive at once, or one direction per step"},
       {"nic.simplex_schedule", "couples", "couples|direct",
        "simplex: couples of PUs emulate the duplex program in two sub-steps, or direct: every PU runs the duplex "
-       "program with each line split into its receive, then its send"},
+       "program with each line split into its two halves, ordered by a lock-step timetable compiled before the run "
+       "(a run of r packets in 2r + 1 steps)"},
   };
 }
 
@@ -80,6 +87,7 @@ struct FracSetup : ExperimentSetup {
   bool simplex = false;
   bool direct = false;  // simplex by split lines, not couples
   bool tuned = false;
+  bool modules_embedding = false;  // traffic.embedding=modules
   std::string tuning;
   Choice exhaustive, fast, paper;
 
@@ -117,7 +125,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
     for (const auto& sp : specs)
       if (sp.key == key) cfg.declare({sp});
   };
-  declare_except(traffic_params(), {"traffic.operator", "traffic.tuning"});
+  declare_except(traffic_params(), {"traffic.operator", "traffic.tuning", "traffic.embedding"});
   declare_except(nic_params(), {"nic.simplex_schedule"});
   s.reduction = cfg.choice("traffic.collective", {"broadcast", "reduction"}) == "reduction";
   const std::string alg = cfg.choice("traffic.algorithm", {"chain", "binary", "fractional"});
@@ -189,6 +197,22 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
     cfg.fail("traffic.packets", std::to_string(s.s) + " is not a multiple of traffic.group r = " + std::to_string(s.r));
   if (s.s > s.k) cfg.fail("traffic.packets", "s = " + std::to_string(s.s) + " packets exceed the message's k = " +
                                                  std::to_string(s.k) + " units; allowed 1..k");
+  if (hier) {
+    declare_one(traffic_params(), "traffic.embedding");
+    s.modules_embedding = cfg.choice("traffic.embedding", {"rank_order", "modules"}) == "modules";
+    if (s.modules_embedding) {
+      if (s.algorithm == Algorithm::kChain)
+        cfg.fail("traffic.embedding", "modules applies to binary and fractional trees (a chain in rank order already "
+                                      "crosses each module boundary once); allowed: rank_order");
+      if (s.couples())
+        cfg.fail("traffic.embedding", "modules does not take simplex couples; use nic.simplex_schedule=direct");
+      if (s.r > s.shape.module_size)
+        cfg.fail("traffic.embedding", "modules needs r <= b (r = " + std::to_string(s.r) +
+                                          ", b = " + std::to_string(s.shape.module_size) + ")");
+    }
+  } else {
+    cfg.declare_unused("traffic.embedding", "applies only to network.type=hier_crossbar");
+  }
   if (hier && s.algorithm != Algorithm::kChain && s.r > 1 && s.shape.modules > 1 && s.shape.channels < 2)
     cfg.fail("network.inter_module_channels", "a fractional tree with r > 1 needs at least 2 channels per module; allowed 2..b");
   if (static_cast<std::uint64_t>(P - 1) * s.s * (s.simplex ? 2 : 1) > kMaxTransfers)
@@ -219,6 +243,23 @@ class FracExperiment : public Experiment {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
     const std::uint32_t logical = setup_.logical_processors();
     layout_ = setup_.algorithm == Algorithm::kChain ? Layout::chain(logical) : Layout::fractional(logical, setup_.r);
+    if (setup_.modules_embedding) {
+      // The section-4 embedding, turned so that the root's module and slot
+      // take the place of module 0, slot 0 (modules stay whole).
+      ModuleEmbedding e = embed_in_modules(setup_.shape.modules, setup_.shape.module_size, setup_.r);
+      layout_ = std::move(e.layout);
+      const std::uint32_t a = setup_.shape.modules, b = setup_.shape.module_size;
+      const std::uint32_t m0 = setup_.root / b, o = setup_.root % b;
+      shape_.placement.resize(logical);
+      shape_.rank_of_pu.resize(logical);
+      for (std::uint32_t x = 0; x < logical; ++x) {
+        const std::uint32_t base = e.pu_of_rank[x];
+        shape_.placement[x] = ((base / b + m0) % a) * b + (base % b + o) % b;
+        shape_.rank_of_pu[shape_.placement[x]] = x;
+      }
+      inter_module_edges_ = e.inter_module_edges;
+    }
+    if (setup_.direct) direct_ = std::make_unique<DirectSimplexSchedule>(layout_, setup_.s);
     shape_.processors = setup_.processors;
     shape_.root = setup_.root;
     shape_.packets = setup_.s;
@@ -242,7 +283,7 @@ class FracExperiment : public Experiment {
       std::unique_ptr<Program> program;
       if (setup_.couples()) program = std::make_unique<CoupleProgram>(layout_, rank, setup_.s);
       else program = std::make_unique<BroadcastProgram>(layout_, rank, setup_.s);
-      if (setup_.direct) program = std::make_unique<SplitProgram>(std::move(program));
+      if (setup_.direct) program = std::make_unique<OrderedSplitProgram>(std::move(program), direct_->receive_first(rank));
       if (setup_.reduction) program = std::make_unique<ReversedProgram>(std::move(program));
       const NodeId pu = shape_.pu(rank);
       auto pe = std::make_unique<FractionalPe>(("pe" + std::to_string(pu)).c_str(), rank, shape_, std::move(program));
@@ -273,8 +314,8 @@ class FracExperiment : public Experiment {
   std::uint64_t steps() const { return (cycles() + step_cycles() - 1) / step_cycles(); }
   std::uint64_t pseudocode_steps() const {
     // Couples: twice the duplex steps of P/2 PUs (an upper bound: empty
-    // sub-steps take no time); direct: the model's own (2r+1)/(r+1) per run is
-    // not a closed form of the executed program, so the duplex count x 2 bounds it.
+    // sub-steps take no time); direct: 2r + 1 steps per run of r packets
+    // holds in the steady state only (tested), so the duplex count x 2 bounds it.
     const std::uint64_t duplex = expected_steps(setup_.algorithm, setup_.logical_processors(), setup_.r, setup_.s);
     return setup_.simplex ? 2 * duplex : duplex;
   }
@@ -388,16 +429,39 @@ class FracExperiment : public Experiment {
     }
     links["processor_ports"] = {{"wait_cycles", wait}, {"max_queue", max_queue}};
     nlohmann::ordered_json inter = nlohmann::ordered_json::array();
-    std::size_t edge_congestion = 0;
+    std::size_t edge_congestion = 0, tree_edge_congestion = 0;
+    std::map<std::string, std::set<std::uint64_t>> module_edges;
     std::uint64_t inter_wait = 0;
     for (const auto* l : network_->inter_module_links()) {
       edge_congestion = std::max(edge_congestion, l->flows.size());
+      // Tree edges (parent group -> child group) the link carried: a right
+      // edge is r flows (every member feeds the child's top) but one edge.
+      std::set<std::uint64_t> edges;
+      for (std::uint64_t f : l->flows) {
+        const std::uint32_t a = layout_.group_of[shape_.rank(static_cast<NodeId>(f >> 32))];
+        const std::uint32_t b = layout_.group_of[shape_.rank(static_cast<NodeId>(f & 0xffffffffu))];
+        edges.insert(static_cast<std::uint64_t>(std::min(a, b)) << 32 | std::max(a, b));
+      }
+      tree_edge_congestion = std::max(tree_edge_congestion, edges.size());
+      // Links "up<m>.<i>" / "down<m>.<i>": module m's channel group in one direction.
+      auto& group_edges = module_edges[l->name.substr(0, l->name.find('.'))];
+      group_edges.insert(edges.begin(), edges.end());
       inter_wait += l->wait_cycles;
       inter.push_back({{"link", l->name}, {"packets", l->packets}, {"busy_cycles", l->busy_cycles},
-                       {"wait_cycles", l->wait_cycles}, {"max_queue", l->max_queue}, {"flows", l->flows.size()}});
+                       {"wait_cycles", l->wait_cycles}, {"max_queue", l->max_queue}, {"flows", l->flows.size()},
+                       {"tree_edges", edges.size()}});
     }
     if (setup_.hier) {
+      links["embedding"] = setup_.modules_embedding ? "modules" : "rank_order";
+      if (setup_.modules_embedding) links["inter_module_tree_edges"] = inter_module_edges_;
       links["edge_congestion"] = edge_congestion;
+      links["tree_edge_congestion"] = tree_edge_congestion;
+      // The paper's "two channels suffice": the most tree edges any module
+      // sends (or receives) between modules, against its channels.
+      std::size_t per_module = 0;
+      for (const auto& [name, edges] : module_edges) per_module = std::max(per_module, edges.size());
+      links["max_tree_edges_per_module_direction"] = per_module;
+      links["channels_per_module_direction"] = setup_.shape.channels;
       links["inter_module_wait_cycles"] = inter_wait;
       links["inter_module"] = inter;
     }
@@ -441,6 +505,8 @@ class FracExperiment : public Experiment {
   std::unique_ptr<xbar::CrossbarNetwork> network_;
   std::vector<SinglePortNic*> directory_;
   std::vector<std::unique_ptr<SinglePortNic>> nics_;
+  std::uint32_t inter_module_edges_ = 0;  // the embedding's tree edges between modules
+  std::unique_ptr<DirectSimplexSchedule> direct_;  // simplex direct: each line's half order (outlives pes_)
   std::vector<std::unique_ptr<FractionalPe>> pes_;
 };
 

@@ -50,8 +50,14 @@ struct RunShape {
   // Packets a PE keeps (a power of two): a PE forwards at most 2r packet
   // numbers behind the newest it received (the Fig. 2 code).
   std::uint32_t window = 64;
-  NodeId pu(std::uint32_t rank) const { return (root + rank) % processors; }
-  std::uint32_t rank(NodeId pu) const { return (pu + processors - root) % processors; }
+  // An embedding's placement (rank -> PU, and its inverse); empty: rank x is
+  // PU (root + x) mod P.
+  std::vector<NodeId> placement;
+  std::vector<std::uint32_t> rank_of_pu;
+  NodeId pu(std::uint32_t rank) const { return placement.empty() ? (root + rank) % processors : placement[rank]; }
+  std::uint32_t rank(NodeId pu) const {
+    return placement.empty() ? (pu + processors - root) % processors : rank_of_pu[pu];
+  }
 };
 
 class FractionalPe : public sc_core::sc_module, public Clocked, public DeliverySink, public SendCompletion {

@@ -181,6 +181,58 @@ Line ReversedProgram::line(std::uint64_t n) const {
   return l;
 }
 
+DirectSimplexSchedule::DirectSimplexSchedule(const Layout& layout, std::uint32_t packets) {
+  const std::uint32_t P = layout.processors();
+  std::vector<BroadcastProgram> program;
+  program.reserve(P);
+  for (std::uint32_t x = 0; x < P; ++x) program.emplace_back(layout, x, packets);
+  receive_first_.resize(P);
+  for (std::uint32_t x = 0; x < P; ++x) receive_first_[x].assign(program[x].lines(), false);
+  // Per PU: its current line, and which of its halves are done.
+  constexpr std::uint8_t kSent = 1, kReceived = 2;
+  std::vector<std::uint64_t> pos(P, 0);
+  std::vector<Line> cur(P);
+  std::vector<std::uint8_t> done(P, 0);
+  std::vector<std::uint64_t> busy(P, 0);  // the step a PU last communicated in
+  std::uint32_t finished = 0;
+  auto settle = [&](std::uint32_t x) {  // skip lines (and empty lines) that are complete
+    while (pos[x] < program[x].lines()) {
+      cur[x] = program[x].line(pos[x]);
+      const bool send_left = cur[x].send_to != kNone && !(done[x] & kSent);
+      const bool recv_left = cur[x].recv_from != kNone && !(done[x] & kReceived);
+      if (send_left || recv_left) return;
+      ++pos[x];
+      done[x] = 0;
+    }
+    ++finished;
+  };
+  for (std::uint32_t x = 0; x < P; ++x) settle(x);
+  std::vector<std::uint32_t> moved;
+  for (std::uint64_t step = 1; finished < P; ++step) {
+    moved.clear();
+    // Receivers in rank order: the upstream end of every pipeline first.
+    for (std::uint32_t v = 0; v < P; ++v) {
+      if (pos[v] >= program[v].lines() || busy[v] == step) continue;
+      const Line& lv = cur[v];
+      if (lv.recv_from == kNone || (done[v] & kReceived)) continue;
+      const std::uint32_t u = lv.recv_from;
+      if (busy[u] == step || pos[u] >= program[u].lines() || (done[u] & kSent)) continue;
+      if (cur[u].send_to != v || cur[u].send_pkt != lv.recv_pkt) continue;
+      busy[u] = busy[v] = step;
+      if (lv.send_to != kNone && !(done[v] & kSent)) receive_first_[v][pos[v]] = true;
+      done[v] |= kReceived;
+      done[u] |= kSent;
+      moved.push_back(u);
+      moved.push_back(v);
+    }
+    // The pending transfer of the smallest duplex step always has both
+    // partners at it, so a step without a transfer would be a program error.
+    if (moved.empty()) throw std::logic_error("direct simplex schedule: no transfer is ready");
+    for (std::uint32_t x : moved) settle(x);
+    steps_ = step;
+  }
+}
+
 std::uint32_t couple_sender(std::uint32_t v) { return v == 0 ? 0 : 2 * v + 1; }
 std::uint32_t couple_receiver(std::uint32_t v) { return v == 0 ? 1 : 2 * v; }
 

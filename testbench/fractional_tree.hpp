@@ -121,29 +121,50 @@ class CoupleProgram : public Program {
   bool sender_;
 };
 
-// Simplex, direct: the duplex program of all P PUs with every line split into
-// its send, then its receive (each a line of its own; an empty half takes no
-// time). A run of r packets then costs a group member 2r + 1 steps: r - 1
-// lines with a receive and a send, the last pipeDown line's send and the
-// sendRight|Recv line's two halves. Deadlock-free under synchronous
-// communication: docs/fractional_tree.md, "Simplex".
-class SplitProgram : public Program {
+// Simplex, direct: every PU runs its duplex program with each line split into
+// its two halves, in an order chosen per PU and per line so that a run of r
+// packets costs 2r + 1 steps (the paper's direct schedule, which it only
+// sketches). The order comes from a lock-step timetable compiled once before
+// the run (DirectSimplexSchedule): in every step, take a maximal set of ready
+// transfers, each PU in at most one, preferring receivers of lower rank (the
+// upstream end of every pipeline first). A line's halves then run in the order
+// the timetable gave them. The hardware is not told the timetable, only the
+// order: every time reported is still observed. Deadlock freedom and the
+// 2r + 1: docs/fractional_tree.md, "Simplex".
+class DirectSimplexSchedule {
  public:
-  explicit SplitProgram(std::unique_ptr<Program> base) : base_(std::move(base)) {}
+  DirectSimplexSchedule(const Layout& layout, std::uint32_t packets);
+  // Bit n: line n of `rank`'s broadcast program receives before it sends.
+  const std::vector<bool>& receive_first(std::uint32_t rank) const { return receive_first_[rank]; }
+  // Steps of the compiled timetable (a planning figure, never a result).
+  std::uint64_t timetable_steps() const { return steps_; }
+
+ private:
+  std::vector<std::vector<bool>> receive_first_;
+  std::uint64_t steps_ = 0;
+};
+
+class OrderedSplitProgram : public Program {
+ public:
+  // `receive_first` must outlive the program (the schedule owns it).
+  OrderedSplitProgram(std::unique_ptr<Program> base, const std::vector<bool>& receive_first)
+      : base_(std::move(base)), receive_first_(receive_first) {}
   std::uint64_t lines() const override { return 2 * base_->lines(); }
   Line line(std::uint64_t n) const override {
     Line b = base_->line(n / 2);
-    if (n % 2 == 0) {
-      b.recv_from = b.recv_pkt = kNone;
-    } else {
+    const bool receive_half = (n % 2 == 0) == static_cast<bool>(receive_first_[n / 2]);
+    if (receive_half) {
       b.send_to = b.send_pkt = kNone;
       b.send_down = false;
+    } else {
+      b.recv_from = b.recv_pkt = kNone;
     }
     return b;
   }
 
  private:
   std::unique_ptr<Program> base_;
+  const std::vector<bool>& receive_first_;
 };
 
 // Paper's closed forms (expected values, reports, tuning).

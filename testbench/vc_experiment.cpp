@@ -124,7 +124,7 @@ void read_failed_links(Config& cfg, VcSetup& s) {
   const YAML::Node failed = cfg.node("network.failed_links");
   if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of link names like nic3.up or r3_3.x+");
   if (failed.size() == 0) return;
-  const vc::VcTopology topo(s.topology, s.k, s.n, s.net.router.vcs, s.dateline, s.adaptive);
+  const vc::MeshTorusTopology topo(s.topology, s.k, s.n, s.net.router.vcs, s.dateline, s.adaptive);
   vc::VcLinkNames names;
   names.nodes = topo.nodes();
   names.router_of = [&](const std::vector<std::uint64_t>& x) -> std::optional<unsigned> {
@@ -138,9 +138,9 @@ void read_failed_links(Config& cfg, VcSetup& s) {
     return static_cast<unsigned>(r);
   };
   names.router_name = [&](unsigned r) { return topo.router_name(r); };
-  names.ports = [&](unsigned) { return topo.ports(); };
-  names.port_name = [](unsigned, unsigned p) { return vc::VcTopology::port_name(p); };
-  names.connected = [&](unsigned r, unsigned p) { return p == 0 || topo.neighbor(r, p) >= 0; };
+  names.ports = [&](unsigned r) { return topo.ports(r); };
+  names.port_name = [&](unsigned r, unsigned p) { return topo.port_name(r, p); };
+  names.connected = [&](unsigned r, unsigned p) { return p == 0 || topo.neighbor(r, p).has_value(); };
   for (const auto& item : failed) {
     const auto address = item.IsScalar() ? vc::parse_vc_link(item.Scalar(), names) : std::nullopt;
     if (!address)
@@ -274,6 +274,16 @@ double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 // Watches the network in sample periods, runs the open-loop phase controller
 // and collects the statistics of the measured packets.
+std::unique_ptr<vc::VcTopology> make_topology(const VcSetup& s) {
+  return std::make_unique<vc::MeshTorusTopology>(s.topology, s.k, s.n, s.net.router.vcs, s.dateline, s.adaptive);
+}
+
+// The routers draw their random routing choices from the scenario's seed.
+vc::NetworkParams seeded(vc::NetworkParams p, std::uint64_t seed) {
+  p.router.seed = seed;
+  return p;
+}
+
 class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
  public:
   VcExperiment(sc_core::sc_module_name name, const VcSetup& setup, const RunContext& ctx)
@@ -281,19 +291,19 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
         Clocked(Phase::kProcessor),
         setup_(setup),
         engine_("engine", ctx.engine),
-        topo_(setup.topology, setup.k, setup.n, setup.net.router.vcs, setup.dateline, setup.adaptive),
-        network_("net", topo_, setup.net, engine_, pool_, ledger_),
+        topo_(make_topology(setup)),
+        network_("net", *topo_, seeded(setup.net, ctx.seed), engine_, pool_, ledger_),
         phases_(setup.phases),
-        node_accepted_(topo_.nodes(), 0) {
+        node_accepted_(topo_->nodes(), 0) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
     engine_.add(*this);
     for (const auto& link : setup.failed_links) {
       if (link.injection) network_.fail_injection(link.node);
       else network_.fail_router_output(link.router, link.port);
     }
-    std::vector<std::vector<TraceEntry>> per_node(topo_.nodes());
+    std::vector<std::vector<TraceEntry>> per_node(topo_->nodes());
     for (const auto& e : setup.trace) per_node[e.src].push_back(e);
-    for (NodeId node = 0; node < topo_.nodes(); ++node) {
+    for (NodeId node = 0; node < topo_->nodes(); ++node) {
       sources_.push_back(std::make_unique<OpenLoopSource>(
           ("pe" + std::to_string(node)).c_str(), node, setup_.pattern, setup_.sizes, setup_.process, ctx.seed,
           std::move(per_node[node]), [this](NodeId, unsigned flits, Cycle c) { created(flits, c); }));
@@ -339,7 +349,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     occupancy_sum_ += double(network_.flits_buffered());  // VC occupancy, sampled per period
     ++occupancy_samples_;
     const double window_latency = ratio(window_latency_sum_, window_packets_);
-    const double accepted = ratio(window_flits_, double(topo_.nodes()) * setup_.phases.sample_period);
+    const double accepted = ratio(window_flits_, double(topo_->nodes()) * setup_.phases.sample_period);
     window_latency_sum_ = 0;
     window_packets_ = 0;
     window_flits_ = 0;
@@ -441,7 +451,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
 
   // --- Experiment ---
   CycleEngine& engine() override { return engine_; }
-  std::uint64_t routers() const override { return topo_.routers(); }
+  std::uint64_t routers() const override { return topo_->routers(); }
 
   bool stable() const { return phases_.stable() && engine_.outcome().status == RunOutcome::Status::kCompleted; }
 
@@ -483,7 +493,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   }
 
   void write_results(nlohmann::ordered_json& out) const override {
-    const double nodes = topo_.nodes();
+    const double nodes = topo_->nodes();
     const double cycles = double(measured_cycles());
     nlohmann::ordered_json r;
     r["status"] = to_string(engine_.outcome().status);
@@ -538,14 +548,20 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       umax = std::max(umax, u);
     }
     std::size_t max_q = 0;
-    for (NodeId n = 0; n < topo_.nodes(); ++n) max_q = std::max(max_q, network_.nic(n).max_queue());
+    for (NodeId n = 0; n < topo_->nodes(); ++n) max_q = std::max(max_q, network_.nic(n).max_queue());
     out["vc"] = {{"channels", network_.channels().size()},
                  {"channel_utilisation_mean", ratio(usum, double(network_.channels().size()))},
                  {"channel_utilisation_max", umax},
                  {"max_injection_queue", max_q},
-                 {"vc_occupancy_mean", ratio(occupancy_sum_, double(occupancy_samples_) * topo_.routers() * topo_.ports() *
+                 {"vc_occupancy_mean", ratio(occupancy_sum_, double(occupancy_samples_) * router_ports() *
                                                                  setup_.net.router.vcs)},
-                 {"routers", topo_.routers()}};
+                 {"routers", topo_->routers()}};
+  }
+
+  double router_ports() const {
+    double n = 0;
+    for (unsigned r = 0; r < topo_->routers(); ++r) n += topo_->ports(r);
+    return n;
   }
 
   std::vector<std::string> table_header() const override {
@@ -560,9 +576,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     nlohmann::ordered_json j;
     write_results(j);
     const auto& r = j["result"];
-    std::string net = std::string(topo_.kind() == TopologyKind::kMesh ? "mesh " : "torus ") + std::to_string(topo_.k());
-    for (unsigned d = 1; d < topo_.n(); ++d) net += "x" + std::to_string(topo_.k());
-    return {net,
+    return {topo_->describe(),
             pattern_names()[static_cast<std::size_t>(setup_.pattern.kind)],
             f(r["throughput"]["offered"].get<double>(), 4),
             f(r["throughput"]["accepted"].get<double>(), 4),
@@ -579,7 +593,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   PacketPool pool_;
   TrafficLedger ledger_;
   CycleEngine engine_;
-  vc::VcTopology topo_;
+  std::unique_ptr<vc::VcTopology> topo_;
   vc::VcNetwork network_;
   OpenLoopPhases phases_;
   std::vector<std::unique_ptr<OpenLoopSource>> sources_;

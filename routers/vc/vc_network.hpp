@@ -1,8 +1,8 @@
-// VcNetwork: routers, NICs and the links between them for a mesh or torus.
+// VcNetwork: routers, NICs and the links between them, for any VcTopology.
 //
 // Every connection is two delay lines: flits one way (latency link_latency)
-// and credits back (latency link_latency + credit_delay). The NIC of node r
-// sits on port 0 of router r.
+// and credits back (latency link_latency + credit_delay). Node n's NIC sits on
+// the router port topology.node_port(n).
 #pragma once
 
 #include <systemc>
@@ -47,6 +47,11 @@ class VcNetwork : public sc_core::sc_module {
   const std::vector<NamedLink>& channels() const { return channels_; }
   std::uint64_t flits_buffered() const;
 
+  // The flit link leaving router r's output port p, and the credit link
+  // leaving its input port p (upstream); for fault injection and probes.
+  FlitLink& flit_link(unsigned r, unsigned p) { return flit_out_[offset_[r] + p]; }
+  CreditLink& credit_link(unsigned r, unsigned p) { return credit_out_[offset_[r] + p]; }
+
   // When traffic is stuck: a cycle of input VCs each waiting for a credit of
   // the next, as "r0_0 x+ vc0 -> r1_0 x- vc0 -> ... -> r0_0 x+ vc0", or "".
   std::string waiting_cycle() const;
@@ -64,10 +69,11 @@ class VcNetwork : public sc_core::sc_module {
  private:
   const VcTopology& topo_;
   NetworkParams params_;
-  std::vector<FlitLink> flit_out_;      // router r port p -> neighbour (or NIC for p = 0)
+  std::vector<unsigned> offset_;        // router r's ports are offset_[r] .. offset_[r + 1] - 1
+  std::vector<FlitLink> flit_out_;      // router r output p -> neighbour (or NIC on a node port)
   std::vector<CreditLink> credit_out_;  // router r input p -> upstream (or NIC)
-  std::vector<FlitLink> inject_;        // NIC r -> router r port 0
-  std::vector<CreditLink> eject_credit_;  // NIC r -> router r output 0
+  std::vector<FlitLink> inject_;        // NIC n -> its router port
+  std::vector<CreditLink> eject_credit_;  // NIC n -> its router port's output
   std::vector<std::unique_ptr<VcRouter>> routers_;
   std::vector<std::unique_ptr<VcNic>> nics_;
   std::vector<NamedLink> channels_;

@@ -7,8 +7,10 @@ namespace icn::vc {
 VcRouter::VcRouter(sc_core::sc_module_name name, unsigned id, const VcTopology& topo, const RouterParams& params,
                    PacketPool& pool)
     : sc_module(name), Clocked(Phase::kNetwork), id_(id), topo_(topo), params_(params), pool_(pool),
-      ports_(topo.ports()) {
+      ports_(topo.ports(id)), rng_(params.seed, id) {
   if (ports_ * params.vcs > kMaxArbiterInputs) throw std::invalid_argument("vc router: ports x VCs must be <= 64");
+  // The arrival mask has 8 bits for flits and 8 for credits.
+  use_mask_ = ports_ <= 8;
   in_.assign(ports_, nullptr);
   out_.assign(ports_, nullptr);
   credit_in_.assign(ports_, nullptr);
@@ -100,7 +102,7 @@ void VcRouter::advance_heads(Cycle now) {
       if (!front.flit.head()) throw std::logic_error(std::string(name()) + ": a body flit without its head");
       const Cycle start = front.ready > now ? front.ready : now;
       const Packet& pkt = pool_[front.flit.packet];
-      const RouteChoice r = topo_.route(id_, pkt.src, pkt.dst);
+      const RouteChoice r = topo_.route(id_, p, pkt.src, pkt.dst, rng_);
       s.out_port = static_cast<std::uint8_t>(r.port);
       s.vc_mask = r.vc_mask;
       s.has_alt = r.has_alt;
@@ -249,14 +251,14 @@ void VcRouter::report_held(std::vector<HeldTraffic>& out) const {
       const Packet& pkt = pool_[in.buffer.front(v).flit.packet];
       std::string why;
       if (s.stage != InputUnit::Stage::kIdle && output_failed(s.out_port))
-        why = "waits on the failed link " + VcTopology::port_name(s.out_port);
+        why = "waits on the failed link " + topo_.port_name(id_, s.out_port);
       else if (s.stage == InputUnit::Stage::kActive)
         why = outputs_[s.out_port].credits.available(s.out_vc) == 0
-                  ? "waits for a credit of " + VcTopology::port_name(s.out_port) + " vc" + std::to_string(s.out_vc)
-                  : "waits for the switch to " + VcTopology::port_name(s.out_port);
+                  ? "waits for a credit of " + topo_.port_name(id_, s.out_port) + " vc" + std::to_string(s.out_vc)
+                  : "waits for the switch to " + topo_.port_name(id_, s.out_port);
       else
-        why = "waits for a free VC on " + VcTopology::port_name(s.out_port);
-      out.push_back({std::string(name()) + " input " + VcTopology::port_name(p) + " vc" + std::to_string(v),
+        why = "waits for a free VC on " + topo_.port_name(id_, s.out_port);
+      out.push_back({std::string(name()) + " input " + topo_.port_name(id_, p) + " vc" + std::to_string(v),
                      in.buffer.size(v),
                      "packet " + std::to_string(pkt.src) + " -> " + std::to_string(pkt.dst) + " " + why,
                      s.waiting_since});

@@ -17,6 +17,7 @@
 #include "models/engine.hpp"
 #include "models/link.hpp"
 #include "models/packet.hpp"
+#include "models/rng.hpp"
 #include "routers/vc/router_blocks.hpp"
 #include "routers/vc/stage_log.hpp"
 #include "routers/vc/vc_topology.hpp"
@@ -31,6 +32,7 @@ struct RouterParams {
   unsigned sw_alloc_delay = 1;
   unsigned st_delay = 1;
   SeparableAllocator::Options vc_allocator{true, 1};
+  std::uint64_t seed = 1;  // for the routing function's random choices
 };
 
 using FlitLink = Link<Flit>;
@@ -84,6 +86,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   RouterParams params_;
   PacketPool& pool_;
   unsigned ports_;
+  Rng rng_;
   std::vector<FlitLink*> in_, out_;
   std::vector<CreditLink*> credit_in_, credit_out_;
   std::vector<InputUnit> inputs_;

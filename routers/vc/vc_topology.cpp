@@ -1,10 +1,17 @@
 #include "routers/vc/vc_topology.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace icn::vc {
 
-VcTopology::VcTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline, bool adaptive)
+unsigned VcTopology::max_ports() const {
+  unsigned m = 0;
+  for (unsigned r = 0; r < routers(); ++r) m = std::max(m, ports(r));
+  return m;
+}
+
+MeshTorusTopology::MeshTorusTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline, bool adaptive)
     : kind_(kind), k_(k), n_(n), vcs_(vcs), dateline_(dateline && kind == TopologyKind::kTorus), adaptive_(adaptive) {
   if (adaptive && (kind != TopologyKind::kMesh || n != 2))
     throw std::invalid_argument("vc topology: adaptive (west-first) routing needs a 2-D mesh");
@@ -17,37 +24,47 @@ VcTopology::VcTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, 
   if (dateline_ && vcs < 2) throw std::invalid_argument("vc topology: datelines need at least 2 VCs");
 }
 
-unsigned VcTopology::coord(unsigned router, unsigned dim) const { return (router / stride_[dim]) % k_; }
+unsigned MeshTorusTopology::coord(unsigned router, unsigned dim) const { return (router / stride_[dim]) % k_; }
 
-int VcTopology::neighbor(unsigned router, unsigned port) const {
-  if (port == 0 || port > 2 * n_) return -1;
+std::optional<PortRef> MeshTorusTopology::neighbor(unsigned router, unsigned port) const {
+  if (port == 0 || port > 2 * n_) return std::nullopt;
   const unsigned d = (port - 1) / 2;
   const bool plus = (port % 2) == 1;
   const unsigned x = coord(router, d);
   unsigned nx;
   if (plus) {
-    if (x + 1 == k_ && kind_ == TopologyKind::kMesh) return -1;
+    if (x + 1 == k_ && kind_ == TopologyKind::kMesh) return std::nullopt;
     nx = (x + 1) % k_;
   } else {
-    if (x == 0 && kind_ == TopologyKind::kMesh) return -1;
+    if (x == 0 && kind_ == TopologyKind::kMesh) return std::nullopt;
     nx = (x + k_ - 1) % k_;
   }
-  return static_cast<int>(router - x * stride_[d] + nx * stride_[d]);
+  return PortRef{router - x * stride_[d] + nx * stride_[d], opposite(port)};
 }
 
-std::string VcTopology::port_name(unsigned port) {
+std::string MeshTorusTopology::direction_name(unsigned port) {
   if (port == 0) return "local";
   static const char* dims = "xyz";
   return std::string(1, dims[(port - 1) / 2]) + ((port % 2) == 1 ? "+" : "-");
 }
 
-std::string VcTopology::router_name(unsigned router) const {
+std::string MeshTorusTopology::router_name(unsigned router) const {
   std::string s = "r";
   for (unsigned d = 0; d < n_; ++d) s += (d ? "_" : "") + std::to_string(coord(router, d));
   return s;
 }
 
-RouteChoice VcTopology::route(unsigned at, NodeId src, NodeId dst) const {
+std::string MeshTorusTopology::describe() const {
+  std::string s = std::string(kind_ == TopologyKind::kMesh ? "mesh " : "torus ") + std::to_string(k_);
+  for (unsigned d = 1; d < n_; ++d) s += "x" + std::to_string(k_);
+  return s;
+}
+
+RouteChoice MeshTorusTopology::route(unsigned at, unsigned, NodeId src, NodeId dst, Rng&) const {
+  return route(at, src, dst);
+}
+
+RouteChoice MeshTorusTopology::route(unsigned at, NodeId src, NodeId dst) const {
   const std::uint64_t all = vcs_ == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << vcs_) - 1);
   if (adaptive_) {
     const unsigned x = coord(at, 0), y = coord(at, 1), tx = coord(dst, 0), ty = coord(dst, 1);

@@ -1,15 +1,23 @@
 // The shape of a virtual-channel network and its routing function.
 //
-// k-ary n-dimensional mesh or torus (n = 1..3): router r has coordinates
-// r = x0 + k x1 + k^2 x2, one node per router. Ports: 0 is the node (injection
-// in, ejection out); port 1 + 2d goes toward +d, port 2 + 2d toward -d.
+// VcTopology is what VcRouter, VcNic and VcNetwork need to know about a
+// network: how many routers and ports, where each node's NIC attaches, which
+// input port sits at the far end of each output port, and the routing
+// function. Every topology of the family (mesh and torus here; the fat tree
+// and HPAM's levels of meshes elsewhere) implements it, so they all run on the
+// same router, NIC and links.
 //
-// Routing (RouteComputation): dimension order, lowest dimension first. On the
-// torus each dimension takes the shorter way round (ties: +), and with
-// datelines the VCs split into two classes: a packet uses the lower half of
-// the VCs in a dimension until it crosses that dimension's wrap-around link
-// (the dateline), the upper half after it (docs/vc_router.md proves it
-// deadlock free). Without datelines every VC is allowed: the torus can deadlock.
+// MeshTorusTopology: k-ary n-dimensional mesh or torus (n = 1..3). Router r
+// has coordinates r = x0 + k x1 + k^2 x2, one node per router. Ports: 0 is the
+// node (injection in, ejection out); port 1 + 2d goes toward +d, port 2 + 2d
+// toward -d.
+//
+// Its routing: dimension order, lowest dimension first. On the torus each
+// dimension takes the shorter way round (ties: +), and with datelines the VCs
+// split into two classes: a packet uses the lower half of the VCs in a
+// dimension until it crosses that dimension's wrap-around link (the dateline),
+// the upper half after it (docs/vc_router.md proves it deadlock free). Without
+// datelines every VC is allowed: the torus can deadlock.
 // Adaptive (2-D mesh only): west-first (Glass & Ni's turn model): a packet
 // whose destination lies west goes west first; otherwise it may take either
 // productive direction (east, north, south), whichever has a free VC first.
@@ -18,13 +26,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "models/rng.hpp"
 #include "models/types.hpp"
 
 namespace icn::vc {
-
-enum class TopologyKind { kMesh, kTorus };
 
 struct RouteChoice {
   unsigned port = 0;          // output port
@@ -33,32 +41,71 @@ struct RouteChoice {
   unsigned alt_port = 0;
 };
 
+struct PortRef {
+  unsigned router = 0;
+  unsigned port = 0;
+  bool operator==(const PortRef& o) const { return router == o.router && port == o.port; }
+};
+
 class VcTopology {
  public:
-  VcTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline, bool adaptive = false);
+  virtual ~VcTopology() = default;
+
+  virtual unsigned routers() const = 0;
+  virtual unsigned nodes() const = 0;
+  virtual unsigned ports(unsigned router) const = 0;
+  virtual unsigned vcs() const = 0;
+  // The router port node n's NIC sits on (its flits enter and leave there).
+  virtual PortRef node_port(NodeId n) const = 0;
+  // The input port at the far end of router r's output port p (links are
+  // bidirectional pairs: the far end's output port of the same number leads
+  // back). nullopt for an unconnected port or a node port.
+  virtual std::optional<PortRef> neighbor(unsigned router, unsigned port) const = 0;
+  virtual std::string router_name(unsigned router) const = 0;
+  virtual std::string port_name(unsigned router, unsigned port) const = 0;
+  // For tables and logs: "mesh 8x8", "torus 4x4x4".
+  virtual std::string describe() const = 0;
+
+  // The routing function, evaluated by a router's route computation for a
+  // head flit at router `at` that arrived on `in_port`, of a packet from node
+  // `src` to node `dst`. `rng` is the evaluating router's own generator (for
+  // random choices, e.g. among a fat tree's up ports): deterministic per seed.
+  virtual RouteChoice route(unsigned at, unsigned in_port, NodeId src, NodeId dst, Rng& rng) const = 0;
+
+  // Largest port count of any router (sizes per-port tables).
+  unsigned max_ports() const;
+};
+
+enum class TopologyKind { kMesh, kTorus };
+
+class MeshTorusTopology : public VcTopology {
+ public:
+  MeshTorusTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline, bool adaptive = false);
+
+  unsigned routers() const override { return routers_; }
+  unsigned nodes() const override { return routers_; }
+  unsigned ports(unsigned) const override { return 2 * n_ + 1; }
+  unsigned vcs() const override { return vcs_; }
+  PortRef node_port(NodeId n) const override { return PortRef{static_cast<unsigned>(n), 0}; }
+  std::optional<PortRef> neighbor(unsigned router, unsigned port) const override;
+  std::string router_name(unsigned router) const override;
+  std::string port_name(unsigned, unsigned port) const override { return direction_name(port); }
+  std::string describe() const override;
+  RouteChoice route(unsigned at, unsigned in_port, NodeId src, NodeId dst, Rng& rng) const override;
 
   TopologyKind kind() const { return kind_; }
   unsigned k() const { return k_; }
   unsigned n() const { return n_; }
-  unsigned routers() const { return routers_; }
-  unsigned nodes() const { return routers_; }
-  unsigned ports() const { return 2 * n_ + 1; }
-  unsigned vcs() const { return vcs_; }
   bool dateline() const { return dateline_; }
   bool adaptive() const { return adaptive_; }
-
   unsigned coord(unsigned router, unsigned dim) const;
-  // The router on the other side of `port`, or -1 (mesh edge, or port 0).
-  int neighbor(unsigned router, unsigned port) const;
+  // The same routing without a router's context (the function uses neither
+  // the input port nor randomness).
+  RouteChoice route(unsigned at, NodeId src, NodeId dst) const;
+  // "x+", "y-", "local".
+  static std::string direction_name(unsigned port);
   // The port of the neighbour that faces back.
   static unsigned opposite(unsigned port) { return port == 0 ? 0 : (port % 2 == 1 ? port + 1 : port - 1); }
-  // "x+", "y-", "local".
-  static std::string port_name(unsigned port);
-  std::string router_name(unsigned router) const;
-
-  // The routing function, evaluated by a router's route computation for a head
-  // flit at router `at` of a packet from node `src` to node `dst`.
-  RouteChoice route(unsigned at, NodeId src, NodeId dst) const;
 
  private:
   TopologyKind kind_;

@@ -2,7 +2,8 @@
 // checked with a scoreboard kept by the test: every branch of a flit's mask
 // receives every flit, in order, exactly once; nothing reaches other branches;
 // lockstep never stores a flit and stalls on the slowest branch; buffered
-// stalls only when a masked FIFO is full.
+// stalls only when a masked FIFO is full. Every test runs on both
+// implementations (the behavioural model and the Verilated RTL, when built).
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -72,8 +73,19 @@ void drive(ReplicatorCore& rep, unsigned cycles, std::vector<double> ready_p, st
   }
 }
 
-TEST(Replicator, LockstepCopiesEveryFlitToEveryMaskedBranchAndNeverStores) {
-  auto rep = make_replicator(ReplicatorImpl::kBehavioral, 4, ReplicatorMode::kLockstep, 0);
+class Replicator : public testing::TestWithParam<ReplicatorImpl> {
+ protected:
+  std::unique_ptr<ReplicatorCore> make(unsigned branches, ReplicatorMode mode, unsigned depth) {
+    return make_replicator(GetParam(), branches, mode, depth);
+  }
+  void SetUp() override {
+    if (GetParam() == ReplicatorImpl::kRtl && !rtl_replicator_available())
+      GTEST_SKIP() << "this build has no Verilated replicator (ICNSIM_RTL=OFF)";
+  }
+};
+
+TEST_P(Replicator, LockstepCopiesEveryFlitToEveryMaskedBranchAndNeverStores) {
+  auto rep = make(4, ReplicatorMode::kLockstep, 0);
   Scoreboard sb(4);
   drive(*rep, 5000, {0.9, 0.5, 0.8, 0.3}, 7, sb);
   for (unsigned i = 0; i < 4; ++i) {
@@ -83,9 +95,9 @@ TEST(Replicator, LockstepCopiesEveryFlitToEveryMaskedBranchAndNeverStores) {
   EXPECT_GT(sb.delivered, 1000u);
 }
 
-TEST(Replicator, BufferedDeliversEverythingInOrderAfterDrain) {
+TEST_P(Replicator, BufferedDeliversEverythingInOrderAfterDrain) {
   for (unsigned depth : {1u, 2u, 4u}) {
-    auto rep = make_replicator(ReplicatorImpl::kBehavioral, 3, ReplicatorMode::kBuffered, depth);
+    auto rep = make(3, ReplicatorMode::kBuffered, depth);
     Scoreboard sb(3);
     drive(*rep, 4000, {0.9, 0.4, 0.7}, 11 + depth, sb);
     // Drain: nothing offered, every branch ready.
@@ -107,9 +119,9 @@ TEST(Replicator, BufferedDeliversEverythingInOrderAfterDrain) {
   }
 }
 
-TEST(Replicator, BufferedBackPressureComesFromOneStalledBranchAfterDepthFlits) {
+TEST_P(Replicator, BufferedBackPressureComesFromOneStalledBranchAfterDepthFlits) {
   const unsigned depth = 3;
-  auto rep = make_replicator(ReplicatorImpl::kBehavioral, 2, ReplicatorMode::kBuffered, depth);
+  auto rep = make(2, ReplicatorMode::kBuffered, depth);
   // Branch 1 never ready, branch 0 always: branch 1's FIFO fills after `depth`
   // flits, and from then on the input is refused although branch 0 is free.
   unsigned taken = 0;
@@ -132,8 +144,8 @@ TEST(Replicator, BufferedBackPressureComesFromOneStalledBranchAfterDepthFlits) {
   EXPECT_TRUE(rep->cycle(in).in_ready);
 }
 
-TEST(Replicator, LockstepStallsOnTheSlowestBranch) {
-  auto rep = make_replicator(ReplicatorImpl::kBehavioral, 3, ReplicatorMode::kLockstep, 0);
+TEST_P(Replicator, LockstepStallsOnTheSlowestBranch) {
+  auto rep = make(3, ReplicatorMode::kLockstep, 0);
   ReplicatorInputs in;
   in.in_valid = true;
   in.in_mask = 0b101;
@@ -147,12 +159,17 @@ TEST(Replicator, LockstepStallsOnTheSlowestBranch) {
   EXPECT_EQ(out.out_valid, 0b101u);
 }
 
-TEST(Replicator, RefusesBadShapes) {
-  EXPECT_THROW(make_replicator(ReplicatorImpl::kBehavioral, 0, ReplicatorMode::kLockstep, 0), std::invalid_argument);
-  EXPECT_THROW(make_replicator(ReplicatorImpl::kBehavioral, kMaxReplicatorBranches + 1, ReplicatorMode::kLockstep, 0),
+TEST_P(Replicator, RefusesBadShapes) {
+  EXPECT_THROW(make(0, ReplicatorMode::kLockstep, 0), std::invalid_argument);
+  EXPECT_THROW(make(kMaxReplicatorBranches + 1, ReplicatorMode::kLockstep, 0),
                std::invalid_argument);
-  EXPECT_THROW(make_replicator(ReplicatorImpl::kBehavioral, 2, ReplicatorMode::kBuffered, 0), std::invalid_argument);
+  EXPECT_THROW(make(2, ReplicatorMode::kBuffered, 0), std::invalid_argument);
 }
+
+INSTANTIATE_TEST_SUITE_P(Impl, Replicator, testing::Values(ReplicatorImpl::kBehavioral, ReplicatorImpl::kRtl),
+                         [](const testing::TestParamInfo<ReplicatorImpl>& info) {
+                           return info.param == ReplicatorImpl::kBehavioral ? "Behavioral" : "Rtl";
+                         });
 
 }  // namespace
 }  // namespace icn::hpam

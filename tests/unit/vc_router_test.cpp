@@ -13,7 +13,7 @@
 namespace icn {
 
 using vc::TopologyKind;
-using vc::VcTopology;
+using VcTopology = vc::MeshTorusTopology;
 
 // Walks the routing function from src to dst; returns the routers visited.
 std::vector<unsigned> walk(const VcTopology& t, unsigned src, unsigned dst, std::vector<std::uint64_t>* masks = nullptr) {
@@ -23,9 +23,10 @@ std::vector<unsigned> walk(const VcTopology& t, unsigned src, unsigned dst, std:
     const vc::RouteChoice c = t.route(at, src, dst);
     if (masks) masks->push_back(c.vc_mask);
     if (c.port == 0) return path;
-    const int nb = t.neighbor(at, c.port);
-    EXPECT_GE(nb, 0) << "routed off the edge";
-    at = static_cast<unsigned>(nb);
+    const auto nb = t.neighbor(at, c.port);
+    EXPECT_TRUE(nb.has_value()) << "routed off the edge";
+    if (!nb) break;
+    at = nb->router;
     path.push_back(at);
   }
   ADD_FAILURE() << "no arrival";

@@ -1,0 +1,123 @@
+#include "testbench/fractional_embedding.hpp"
+
+#include <deque>
+#include <functional>
+#include <stdexcept>
+
+namespace icn::frac {
+namespace {
+
+// A group of the tree before ranks are numbered.
+struct Node {
+  unsigned module = 0;
+  std::uint32_t size = 0;
+  int down = -1, right = -1;
+};
+
+}  // namespace
+
+ModuleEmbedding embed_in_modules(unsigned a, unsigned b, unsigned r) {
+  if (r < 1 || r > b || a < 1) throw std::invalid_argument("module embedding needs 1 <= r <= b and a >= 1");
+  std::vector<Node> nodes;
+  // Global groups: node m is module m's group; heap order gives the global
+  // binary tree (children 2m + 1, 2m + 2).
+  for (unsigned m = 0; m < a; ++m) nodes.push_back({m, r, -1, -1});
+  // Local fractional trees of b - r PUs, shaped by the recurrence like
+  // Layout::fractional (down subtree as full as its budget allows).
+  std::vector<int> local(a, -1);
+  const std::uint64_t n_local = b - r;
+  std::function<int(unsigned, std::uint64_t, std::uint64_t)> build = [&](unsigned m, std::uint64_t n,
+                                                                       std::uint64_t budget) -> int {
+    const int gi = static_cast<int>(nodes.size());
+    const auto g = static_cast<std::uint32_t>(std::min<std::uint64_t>(r, n));
+    nodes.push_back({m, g, -1, -1});
+    const std::uint64_t rest = n - g;
+    if (rest == 0) return gi;
+    const std::uint64_t down_cap = budget >= r ? reach(r, budget - r) : 0;
+    const std::uint64_t down_n = std::min(rest, down_cap);
+    const std::uint64_t right_n = rest - down_n;
+    if (down_n > 0) {
+      const int c = build(m, down_n, budget - r);
+      nodes[gi].down = c;
+    }
+    if (right_n > 0) {
+      const int c = build(m, right_n, budget - r - 1);
+      nodes[gi].right = c;
+    }
+    return gi;
+  };
+  if (n_local > 0)
+    for (unsigned m = 0; m < a; ++m) local[m] = build(m, n_local, depth(r, n_local) + 1);
+
+  // Connect: global children first; a free link of a one-child group feeds
+  // its own local tree; a leaf feeds its own and one of a two-child module.
+  ModuleEmbedding e;
+  std::deque<unsigned> unfed;  // two-child modules whose local tree has no feeder yet (breadth-first order)
+  std::vector<unsigned> leaves;
+  for (unsigned m = 0; m < a; ++m) {
+    std::vector<unsigned> kids;
+    for (unsigned c : {2 * m + 1, 2 * m + 2})
+      if (c < a) kids.push_back(c);
+    Node& g = nodes[m];
+    if (kids.size() == 2) {
+      g.down = static_cast<int>(kids[0]);
+      g.right = static_cast<int>(kids[1]);
+      if (local[m] >= 0) unfed.push_back(m);
+    } else if (kids.size() == 1) {
+      g.down = static_cast<int>(kids[0]);
+      g.right = local[m];
+    } else {
+      g.down = local[m];
+      leaves.push_back(m);
+    }
+    e.inter_module_edges += static_cast<std::uint32_t>(kids.size());
+  }
+  for (unsigned leaf : leaves) {
+    if (unfed.empty()) break;
+    nodes[leaf].right = local[unfed.front()];
+    unfed.pop_front();
+    ++e.inter_module_edges;
+  }
+  if (!unfed.empty()) throw std::logic_error("module embedding: a local tree has no feeder");
+
+  // Number ranks in preorder (members, down subtree, right subtree) and place
+  // each group's members on its module's next free PUs.
+  const std::uint32_t P = a * b;
+  Layout& l = e.layout;
+  l.algorithm = r == 1 ? Algorithm::kBinary : Algorithm::kFractional;
+  l.r = r;
+  l.group_of.assign(P, kNone);
+  l.index_in_group.assign(P, 0);
+  e.pu_of_rank.assign(P, kNone);
+  std::vector<std::uint32_t> next_slot(a, 0);
+  std::uint32_t next_rank = 0;
+  std::function<std::uint32_t(int, std::uint32_t, bool)> number = [&](int ni, std::uint32_t parent,
+                                                                      bool is_right) -> std::uint32_t {
+    const Node& n = nodes[static_cast<std::size_t>(ni)];
+    const auto gi = static_cast<std::uint32_t>(l.groups.size());
+    l.groups.push_back(Group{});
+    l.groups[gi].parent = parent;
+    l.groups[gi].is_right = is_right;
+    for (std::uint32_t k = 0; k < n.size; ++k) {
+      const std::uint32_t rank = next_rank++;
+      l.group_of[rank] = gi;
+      l.index_in_group[rank] = k;
+      l.groups[gi].members.push_back(rank);
+      e.pu_of_rank[rank] = n.module * b + next_slot[n.module]++;
+    }
+    if (n.down >= 0) {
+      const std::uint32_t c = number(n.down, gi, false);
+      l.groups[gi].down = c;
+    }
+    if (n.right >= 0) {
+      const std::uint32_t c = number(n.right, gi, true);
+      l.groups[gi].right = c;
+    }
+    return gi;
+  };
+  number(0, kNone, false);
+  if (next_rank != P) throw std::logic_error("module embedding: not every PU is in the tree");
+  return e;
+}
+
+}  // namespace icn::frac
