@@ -10,6 +10,8 @@
 #include "models/open_loop.hpp"
 #include "models/packet.hpp"
 #include "models/stats.hpp"
+#include "models/fat_tree.hpp"
+#include "routers/vc/fattree_topology.hpp"
 #include "routers/vc/vc_link_address.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "testbench/open_loop_source.hpp"
@@ -26,16 +28,20 @@ std::vector<ParamSpec> network_params() {
       {"preset", "none", "none|booksim",
        "booksim: every key below that the scenario does not give takes BookSim 2's default "
        "(iq router, docs/vc_router.md)"},
-      {"network.topology", "mesh", "mesh|torus", "k-ary n-dimensional mesh or torus"},
-      {"network.k", "8", "2..256", "routers per dimension"},
-      {"network.n", "2", "1..3", "dimensions"},
+      {"network.topology", "mesh", "mesh|torus|fattree", "k-ary n-dimensional mesh or torus, or the binary fat tree"},
+      {"network.k", "8", "2..256", "mesh/torus: routers per dimension"},
+      {"network.n", "2", "1..3", "mesh/torus: dimensions"},
+      {"network.leaves", "16", "2..65536, a power of two", "fattree: processing nodes n at the leaves"},
+      {"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, c1 = 1",
+       "fattree: branch capacities c_l between levels l-1 and l (physical links, as network.type=fattree_packet)"},
       {"network.link_latency", "1", "1..64", "cycles for a flit (or credit) to cross a link"},
-      {"network.failed_links", "[]", "list of links like nic3.up, r3_3.x+ (router r3_3's output toward x+)",
+      {"network.failed_links", "[]",
+       "list of links like nic3.up, r3_3.x+ (router r3_3's output toward x+), r2_1.down0, r1_0.up (fat tree)",
        "links that never carry a flit (fault injection: the run ends unverified, naming where traffic waits)"},
       {"router.vcs", "2", "1..16 (ports x vcs <= 64)", "virtual channels per input port"},
       {"router.buffer_depth", "4", "1..1024", "flits of buffer per VC"},
       {"router.routing", "dor", "dor|adaptive",
-       "dor: dimension order (datelines on the torus); adaptive: west-first, 2-D mesh only"},
+       "dor: dimension order (datelines on the torus; up*/down* on the fat tree); adaptive: west-first, 2-D mesh only"},
       {"router.dateline", "true", "true|false", "torus: split the VCs into dateline classes (false can deadlock)"},
       {"router.routing_delay", "1", "1..16", "route computation stage, cycles"},
       {"router.vc_alloc_delay", "1", "1..16", "VC allocation stage, cycles"},
@@ -101,6 +107,9 @@ const std::vector<std::pair<std::string, std::string>>& booksim_preset() {
 
 struct VcSetup : ExperimentSetup {
   TopologyKind topology = TopologyKind::kMesh;
+  bool fattree = false;
+  unsigned height = 0;               // fat tree: log2 leaves
+  std::vector<unsigned> capacities;  // fat tree: c_1..c_h
   unsigned k = 8, n = 2;
   bool dateline = true;
   bool adaptive = false;
@@ -119,34 +128,72 @@ struct VcSetup : ExperimentSetup {
   ResourceEstimate estimate() const override;
 };
 
+// network.leaves and network.capacities, with the packet fat tree's syntax
+// and presets (models/fat_tree.hpp).
+void read_fat_tree(Config& cfg, VcSetup& s) {
+  const std::int64_t leaves = cfg.integer("network.leaves", 2, 65536);
+  if ((leaves & (leaves - 1)) != 0) cfg.fail("network.leaves", "must be a power of two, 2..65536");
+  while ((std::int64_t{1} << s.height) < leaves) ++s.height;
+  const YAML::Node caps = cfg.node("network.capacities");
+  if (caps.IsScalar() && (caps.Scalar() == "cbft" || caps.Scalar() == "ebft")) {
+    s.capacities = capacity_preset(caps.Scalar(), s.height);
+  } else if (caps.IsSequence()) {
+    const auto list = cfg.integer_list("network.capacities", -(1ll << 40), 1ll << 40);
+    const std::string problem = capacity_list_problem(list, s.height);
+    if (!problem.empty()) cfg.fail("network.capacities", problem);
+    for (auto c : list) s.capacities.push_back(static_cast<unsigned>(c));
+  } else {
+    cfg.fail("network.capacities", "expected cbft, ebft or a list [c1,...,c_log n]");
+  }
+  if (s.capacities[0] != 1)
+    cfg.fail("network.capacities", "c1 must be 1: a leaf's NIC has one injection and one ejection port");
+  for (unsigned c : s.capacities)
+    if (c > 64) cfg.fail("network.capacities", "at most 64 links per branch (ports x vcs <= 64)");
+}
+
+std::unique_ptr<vc::VcTopology> make_topology(const VcSetup& s);
+
 // network.failed_links: each name parsed once into a typed link address.
 void read_failed_links(Config& cfg, VcSetup& s) {
   const YAML::Node failed = cfg.node("network.failed_links");
   if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of link names like nic3.up or r3_3.x+");
   if (failed.size() == 0) return;
-  const vc::MeshTorusTopology topo(s.topology, s.k, s.n, s.net.router.vcs, s.dateline, s.adaptive);
+  const std::unique_ptr<vc::VcTopology> shape = make_topology(s);
+  const vc::VcTopology& topo = *shape;
   vc::VcLinkNames names;
   names.nodes = topo.nodes();
-  names.router_of = [&](const std::vector<std::uint64_t>& x) -> std::optional<unsigned> {
-    if (x.size() != topo.n()) return std::nullopt;
+  if (s.fattree) {
+    const auto& ft = static_cast<const vc::FatTreeTopology&>(topo);
+    names.router_of = [&ft](const std::vector<std::uint64_t>& x) -> std::optional<unsigned> {
+      if (x.size() != 2 || x[0] < 1 || x[0] > ft.height()) return std::nullopt;
+      if (x[1] >= (std::uint64_t{1} << (ft.height() - x[0]))) return std::nullopt;
+      return ft.router_at(static_cast<unsigned>(x[0]), static_cast<unsigned>(x[1]));
+    };
+    names.connected = [&ft](unsigned r, unsigned p) { return ft.neighbor(r, p).has_value() || ft.level(r) == 1; };
+  } else {
+    names.connected = [&topo](unsigned r, unsigned p) { return p == 0 || topo.neighbor(r, p).has_value(); };
+  }
+  if (!s.fattree) names.router_of = [&](const std::vector<std::uint64_t>& x) -> std::optional<unsigned> {
+    if (x.size() != s.n) return std::nullopt;
     std::uint64_t r = 0, stride = 1;
     for (auto c : x) {
-      if (c >= topo.k()) return std::nullopt;
+      if (c >= s.k) return std::nullopt;
       r += c * stride;
-      stride *= topo.k();
+      stride *= s.k;
     }
     return static_cast<unsigned>(r);
   };
   names.router_name = [&](unsigned r) { return topo.router_name(r); };
   names.ports = [&](unsigned r) { return topo.ports(r); };
   names.port_name = [&](unsigned r, unsigned p) { return topo.port_name(r, p); };
-  names.connected = [&](unsigned r, unsigned p) { return p == 0 || topo.neighbor(r, p).has_value(); };
   for (const auto& item : failed) {
     const auto address = item.IsScalar() ? vc::parse_vc_link(item.Scalar(), names) : std::nullopt;
     if (!address)
       cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
-                                           "' is not a link of this network (nic<k>.up, or r<coordinates>.<port> "
-                                           "with port local|x+|x-|y+|y-|z+|z- where a link exists)");
+                                           (s.fattree ? "' is not a link of this network (nic<k>.up, r<l>_<j>.up, "
+                                                        "r<l>_<j>.down0|down1; with several links up<i>, down<s>_<i>)"
+                                                      : "' is not a link of this network (nic<k>.up, or r<coordinates>.<port> "
+                                                        "with port local|x+|x-|y+|y-|z+|z- where a link exists)"));
     s.failed_links.push_back(*address);
   }
 }
@@ -159,20 +206,39 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     for (const auto& [key, value] : booksim_preset())
       if (!cfg.given(key)) cfg.apply_override(key + "=" + value);
 
-  s->topology = cfg.choice("network.topology", {"mesh", "torus"}) == "mesh" ? TopologyKind::kMesh : TopologyKind::kTorus;
-  s->k = static_cast<unsigned>(cfg.integer("network.k", 2, 256));
-  s->n = static_cast<unsigned>(cfg.integer("network.n", 1, 3));
-  double routers = std::pow(static_cast<double>(s->k), s->n);
-  if (routers > (1 << 20)) cfg.fail("network.k", "k^n must be at most 1048576 routers");
+  const std::string topology = cfg.choice("network.topology", {"mesh", "torus", "fattree"});
+  s->topology = topology == "torus" ? TopologyKind::kTorus : TopologyKind::kMesh;
+  s->fattree = topology == "fattree";
+  double routers = 0;
+  unsigned max_ports = 0;
+  if (s->fattree) {
+    read_fat_tree(cfg, *s);
+    routers = std::ldexp(1.0, static_cast<int>(s->height));  // nodes
+    for (unsigned l = 1; l <= s->height; ++l)
+      max_ports = std::max(max_ports, 2 * s->capacities[l - 1] + (l < s->height ? s->capacities[l] : 0));
+    s->k = static_cast<unsigned>(routers);  // patterns see the leaves as one ring (tornado, neighbor)
+    s->n = 1;
+  } else {
+    cfg.declare_unused("network.leaves", "applies only to network.topology=fattree");
+    cfg.declare_unused("network.capacities", "applies only to network.topology=fattree");
+    s->k = static_cast<unsigned>(cfg.integer("network.k", 2, 256));
+    s->n = static_cast<unsigned>(cfg.integer("network.n", 1, 3));
+    routers = std::pow(static_cast<double>(s->k), s->n);
+    if (routers > (1 << 20)) cfg.fail("network.k", "k^n must be at most 1048576 routers");
+    max_ports = 2 * s->n + 1;
+  }
   s->net.link_latency = static_cast<unsigned>(cfg.integer("network.link_latency", 1, 64));
   auto& r = s->net.router;
   r.vcs = static_cast<unsigned>(cfg.integer("router.vcs", 1, 16));
-  if ((2 * s->n + 1) * r.vcs > 64) cfg.fail("router.vcs", "ports x vcs must be <= 64 (ports = 2n+1)");
+  if (max_ports * r.vcs > 64)
+    cfg.fail(s->fattree ? "network.capacities" : "router.vcs",
+             "ports x vcs must be <= 64 (largest router: " + std::to_string(max_ports) + " ports, " +
+                 std::to_string(r.vcs) + " VCs)");
   r.buffer_depth = static_cast<unsigned>(cfg.integer("router.buffer_depth", 1, 1024));
   s->adaptive = cfg.choice("router.routing", {"dor", "adaptive"}) == "adaptive";
-  if (s->adaptive && (s->topology != TopologyKind::kMesh || s->n != 2))
+  if (s->adaptive && (s->fattree || s->topology != TopologyKind::kMesh || s->n != 2))
     cfg.fail("router.routing", "adaptive (west-first) needs network.topology=mesh and network.n=2; use dor");
-  if (s->topology == TopologyKind::kTorus) {
+  if (s->topology == TopologyKind::kTorus && !s->fattree) {
     s->dateline = cfg.boolean("router.dateline");
     if (s->dateline && r.vcs < 2) cfg.fail("router.vcs", "the torus with datelines needs at least 2 VCs (or router.dateline=false)");
   } else {
@@ -275,6 +341,7 @@ double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 // Watches the network in sample periods, runs the open-loop phase controller
 // and collects the statistics of the measured packets.
 std::unique_ptr<vc::VcTopology> make_topology(const VcSetup& s) {
+  if (s.fattree) return std::make_unique<vc::FatTreeTopology>(s.height, s.capacities, s.net.router.vcs);
   return std::make_unique<vc::MeshTorusTopology>(s.topology, s.k, s.n, s.net.router.vcs, s.dateline, s.adaptive);
 }
 
@@ -636,7 +703,13 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
 ResourceEstimate VcSetup::estimate() const {
   ResourceEstimate e;
   const double nodes = std::pow(static_cast<double>(k), static_cast<double>(n));
-  const double ports = 2.0 * n + 1;
+  double ports = 2.0 * n + 1;
+  if (fattree) {  // n - 1 routers: per node, the mean of 2 c_l + c_(l+1) over the routers
+    double total = 0;
+    for (unsigned l = 1; l <= height; ++l)
+      total += std::ldexp(1.0, static_cast<int>(height - l)) * (2.0 * capacities[l - 1] + (l < height ? capacities[l] : 0));
+    ports = total / nodes;
+  }
   const double slots = ports * net.router.vcs * net.router.buffer_depth;
   e.memory_bytes = 9e6 + nodes * (15e3 + 16.5 * slots) + 2.0 * sizeof(TraceEntry) * double(trace.size());
   e.what = std::to_string(static_cast<std::uint64_t>(nodes)) + " routers with " +
