@@ -1,5 +1,6 @@
 #include "testbench/vc_experiment.hpp"
 
+#include <array>
 #include <cmath>
 #include <iomanip>
 #include <memory>
@@ -9,6 +10,9 @@
 #include "models/open_loop.hpp"
 #include "models/packet.hpp"
 #include "models/stats.hpp"
+#include "models/fat_tree.hpp"
+#include "routers/vc/fattree_topology.hpp"
+#include "routers/vc/vc_link_address.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "testbench/open_loop_source.hpp"
 #include "testbench/synthetic_traffic.hpp"
@@ -24,14 +28,20 @@ std::vector<ParamSpec> network_params() {
       {"preset", "none", "none|booksim",
        "booksim: every key below that the scenario does not give takes BookSim 2's default "
        "(iq router, docs/vc_router.md)"},
-      {"network.topology", "mesh", "mesh|torus", "k-ary n-dimensional mesh or torus"},
-      {"network.k", "8", "2..256", "routers per dimension"},
-      {"network.n", "2", "1..3", "dimensions"},
+      {"network.topology", "mesh", "mesh|torus|fattree", "k-ary n-dimensional mesh or torus, or the binary fat tree"},
+      {"network.k", "8", "2..256", "mesh/torus: routers per dimension"},
+      {"network.n", "2", "1..3", "mesh/torus: dimensions"},
+      {"network.leaves", "16", "2..65536, a power of two", "fattree: processing nodes n at the leaves"},
+      {"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, c1 = 1",
+       "fattree: branch capacities c_l between levels l-1 and l (physical links, as network.type=fattree_packet)"},
       {"network.link_latency", "1", "1..64", "cycles for a flit (or credit) to cross a link"},
+      {"network.failed_links", "[]",
+       "list of links like nic3.up, r3_3.x+ (router r3_3's output toward x+), r2_1.down0, r1_0.up (fat tree)",
+       "links that never carry a flit (fault injection: the run ends unverified, naming where traffic waits)"},
       {"router.vcs", "2", "1..16 (ports x vcs <= 64)", "virtual channels per input port"},
       {"router.buffer_depth", "4", "1..1024", "flits of buffer per VC"},
       {"router.routing", "dor", "dor|adaptive",
-       "dor: dimension order (datelines on the torus); adaptive: west-first, 2-D mesh only"},
+       "dor: dimension order (datelines on the torus; up*/down* on the fat tree); adaptive: west-first, 2-D mesh only"},
       {"router.dateline", "true", "true|false", "torus: split the VCs into dateline classes (false can deadlock)"},
       {"router.routing_delay", "1", "1..16", "route computation stage, cycles"},
       {"router.vc_alloc_delay", "1", "1..16", "VC allocation stage, cycles"},
@@ -97,6 +107,9 @@ const std::vector<std::pair<std::string, std::string>>& booksim_preset() {
 
 struct VcSetup : ExperimentSetup {
   TopologyKind topology = TopologyKind::kMesh;
+  bool fattree = false;
+  unsigned height = 0;               // fat tree: log2 leaves
+  std::vector<unsigned> capacities;  // fat tree: c_1..c_h
   unsigned k = 8, n = 2;
   bool dateline = true;
   bool adaptive = false;
@@ -109,9 +122,81 @@ struct VcSetup : ExperimentSetup {
   OpenLoopPhases::Params phases;
   Cycle fixed_cycles = 0;
   bool drain_all = true;
+  std::vector<vc::VcLinkAddress> failed_links;  // parsed once (routers/vc/vc_link_address.hpp)
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
+  ResourceEstimate estimate() const override;
 };
+
+// network.leaves and network.capacities, with the packet fat tree's syntax
+// and presets (models/fat_tree.hpp).
+void read_fat_tree(Config& cfg, VcSetup& s) {
+  const std::int64_t leaves = cfg.integer("network.leaves", 2, 65536);
+  if ((leaves & (leaves - 1)) != 0) cfg.fail("network.leaves", "must be a power of two, 2..65536");
+  while ((std::int64_t{1} << s.height) < leaves) ++s.height;
+  const YAML::Node caps = cfg.node("network.capacities");
+  if (caps.IsScalar() && (caps.Scalar() == "cbft" || caps.Scalar() == "ebft")) {
+    s.capacities = capacity_preset(caps.Scalar(), s.height);
+  } else if (caps.IsSequence()) {
+    const auto list = cfg.integer_list("network.capacities", -(1ll << 40), 1ll << 40);
+    const std::string problem = capacity_list_problem(list, s.height);
+    if (!problem.empty()) cfg.fail("network.capacities", problem);
+    for (auto c : list) s.capacities.push_back(static_cast<unsigned>(c));
+  } else {
+    cfg.fail("network.capacities", "expected cbft, ebft or a list [c1,...,c_log n]");
+  }
+  if (s.capacities[0] != 1)
+    cfg.fail("network.capacities", "c1 must be 1: a leaf's NIC has one injection and one ejection port");
+  for (unsigned c : s.capacities)
+    if (c > 64) cfg.fail("network.capacities", "at most 64 links per branch (ports x vcs <= 64)");
+}
+
+std::unique_ptr<vc::VcTopology> make_topology(const VcSetup& s);
+
+// network.failed_links: each name parsed once into a typed link address.
+void read_failed_links(Config& cfg, VcSetup& s) {
+  const YAML::Node failed = cfg.node("network.failed_links");
+  if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of link names like nic3.up or r3_3.x+");
+  if (failed.size() == 0) return;
+  const std::unique_ptr<vc::VcTopology> shape = make_topology(s);
+  const vc::VcTopology& topo = *shape;
+  vc::VcLinkNames names;
+  names.nodes = topo.nodes();
+  if (s.fattree) {
+    const auto& ft = static_cast<const vc::FatTreeTopology&>(topo);
+    names.router_of = [&ft](const std::vector<std::uint64_t>& x) -> std::optional<unsigned> {
+      if (x.size() != 2 || x[0] < 1 || x[0] > ft.height()) return std::nullopt;
+      if (x[1] >= (std::uint64_t{1} << (ft.height() - x[0]))) return std::nullopt;
+      return ft.router_at(static_cast<unsigned>(x[0]), static_cast<unsigned>(x[1]));
+    };
+    names.connected = [&ft](unsigned r, unsigned p) { return ft.neighbor(r, p).has_value() || ft.level(r) == 1; };
+  } else {
+    names.connected = [&topo](unsigned r, unsigned p) { return p == 0 || topo.neighbor(r, p).has_value(); };
+  }
+  if (!s.fattree) names.router_of = [&](const std::vector<std::uint64_t>& x) -> std::optional<unsigned> {
+    if (x.size() != s.n) return std::nullopt;
+    std::uint64_t r = 0, stride = 1;
+    for (auto c : x) {
+      if (c >= s.k) return std::nullopt;
+      r += c * stride;
+      stride *= s.k;
+    }
+    return static_cast<unsigned>(r);
+  };
+  names.router_name = [&](unsigned r) { return topo.router_name(r); };
+  names.ports = [&](unsigned r) { return topo.ports(r); };
+  names.port_name = [&](unsigned r, unsigned p) { return topo.port_name(r, p); };
+  for (const auto& item : failed) {
+    const auto address = item.IsScalar() ? vc::parse_vc_link(item.Scalar(), names) : std::nullopt;
+    if (!address)
+      cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
+                                           (s.fattree ? "' is not a link of this network (nic<k>.up, r<l>_<j>.up, "
+                                                        "r<l>_<j>.down0|down1; with several links up<i>, down<s>_<i>)"
+                                                      : "' is not a link of this network (nic<k>.up, or r<coordinates>.<port> "
+                                                        "with port local|x+|x-|y+|y-|z+|z- where a link exists)"));
+    s.failed_links.push_back(*address);
+  }
+}
 
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   auto s = std::make_unique<VcSetup>();
@@ -121,26 +206,46 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     for (const auto& [key, value] : booksim_preset())
       if (!cfg.given(key)) cfg.apply_override(key + "=" + value);
 
-  s->topology = cfg.choice("network.topology", {"mesh", "torus"}) == "mesh" ? TopologyKind::kMesh : TopologyKind::kTorus;
-  s->k = static_cast<unsigned>(cfg.integer("network.k", 2, 256));
-  s->n = static_cast<unsigned>(cfg.integer("network.n", 1, 3));
-  double routers = std::pow(static_cast<double>(s->k), s->n);
-  if (routers > (1 << 20)) cfg.fail("network.k", "k^n must be at most 1048576 routers");
+  const std::string topology = cfg.choice("network.topology", {"mesh", "torus", "fattree"});
+  s->topology = topology == "torus" ? TopologyKind::kTorus : TopologyKind::kMesh;
+  s->fattree = topology == "fattree";
+  double routers = 0;
+  unsigned max_ports = 0;
+  if (s->fattree) {
+    read_fat_tree(cfg, *s);
+    routers = std::ldexp(1.0, static_cast<int>(s->height));  // nodes
+    for (unsigned l = 1; l <= s->height; ++l)
+      max_ports = std::max(max_ports, 2 * s->capacities[l - 1] + (l < s->height ? s->capacities[l] : 0));
+    s->k = static_cast<unsigned>(routers);  // patterns see the leaves as one ring (tornado, neighbor)
+    s->n = 1;
+  } else {
+    cfg.declare_unused("network.leaves", "applies only to network.topology=fattree");
+    cfg.declare_unused("network.capacities", "applies only to network.topology=fattree");
+    s->k = static_cast<unsigned>(cfg.integer("network.k", 2, 256));
+    s->n = static_cast<unsigned>(cfg.integer("network.n", 1, 3));
+    routers = std::pow(static_cast<double>(s->k), s->n);
+    if (routers > (1 << 20)) cfg.fail("network.k", "k^n must be at most 1048576 routers");
+    max_ports = 2 * s->n + 1;
+  }
   s->net.link_latency = static_cast<unsigned>(cfg.integer("network.link_latency", 1, 64));
   auto& r = s->net.router;
   r.vcs = static_cast<unsigned>(cfg.integer("router.vcs", 1, 16));
-  if ((2 * s->n + 1) * r.vcs > 64) cfg.fail("router.vcs", "ports x vcs must be <= 64 (ports = 2n+1)");
+  if (max_ports * r.vcs > 64)
+    cfg.fail(s->fattree ? "network.capacities" : "router.vcs",
+             "ports x vcs must be <= 64 (largest router: " + std::to_string(max_ports) + " ports, " +
+                 std::to_string(r.vcs) + " VCs)");
   r.buffer_depth = static_cast<unsigned>(cfg.integer("router.buffer_depth", 1, 1024));
   s->adaptive = cfg.choice("router.routing", {"dor", "adaptive"}) == "adaptive";
-  if (s->adaptive && (s->topology != TopologyKind::kMesh || s->n != 2))
+  if (s->adaptive && (s->fattree || s->topology != TopologyKind::kMesh || s->n != 2))
     cfg.fail("router.routing", "adaptive (west-first) needs network.topology=mesh and network.n=2; use dor");
-  if (s->topology == TopologyKind::kTorus) {
+  if (s->topology == TopologyKind::kTorus && !s->fattree) {
     s->dateline = cfg.boolean("router.dateline");
     if (s->dateline && r.vcs < 2) cfg.fail("router.vcs", "the torus with datelines needs at least 2 VCs (or router.dateline=false)");
   } else {
     cfg.declare_unused("router.dateline", "applies only to network.topology=torus");
     s->dateline = false;
   }
+  read_failed_links(cfg, *s);
   r.routing_delay = static_cast<unsigned>(cfg.integer("router.routing_delay", 1, 16));
   r.vc_alloc_delay = static_cast<unsigned>(cfg.integer("router.vc_alloc_delay", 1, 16));
   r.sw_alloc_delay = static_cast<unsigned>(cfg.integer("router.sw_alloc_delay", 1, 16));
@@ -236,6 +341,7 @@ double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 // Watches the network in sample periods, runs the open-loop phase controller
 // and collects the statistics of the measured packets.
 std::unique_ptr<vc::VcTopology> make_topology(const VcSetup& s) {
+  if (s.fattree) return std::make_unique<vc::FatTreeTopology>(s.height, s.capacities, s.net.router.vcs);
   return std::make_unique<vc::MeshTorusTopology>(s.topology, s.k, s.n, s.net.router.vcs, s.dateline, s.adaptive);
 }
 
@@ -258,6 +364,10 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
         node_accepted_(topo_->nodes(), 0) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
     engine_.add(*this);
+    for (const auto& link : setup.failed_links) {
+      if (link.injection) network_.fail_injection(link.node);
+      else network_.fail_router_output(link.router, link.port);
+    }
     std::vector<std::vector<TraceEntry>> per_node(topo_->nodes());
     for (const auto& e : setup.trace) per_node[e.src].push_back(e);
     for (NodeId node = 0; node < topo_->nodes(); ++node) {
@@ -296,6 +406,11 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     if (setup_.fixed_cycles > 0) {  // fixed window, then drain
       draining_ = true;
       maybe_finish(now);
+      if (!done_ && !setup_.failed_links.empty() && outstanding_ != 0 &&
+          double(now) - outstanding_created_sum_ / double(outstanding_) > setup_.phases.latency_threshold) {
+        finish();  // behind a failed link: measured packets would wait for ever
+        return kNever;
+      }
       return done_ ? kNever : (next_tick_ = now + setup_.phases.sample_period);
     }
     occupancy_sum_ += double(network_.flits_buffered());  // VC occupancy, sampled per period
@@ -345,6 +460,8 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     }
   }
 
+  void arrived_stages(const Packet&, const vc::PacketStages& st, Cycle) override { last_stages_ = st; }
+
   void arrived(const Packet& p, unsigned flits, Cycle tail) override {
     const Cycle now = tail;
     if (flits != p.route && wrong_.empty())
@@ -364,6 +481,14 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       packet_latency_.add(tail - p.created);
       network_latency_.add(tail - p.injected);
       hops_.add(p.hops);
+      const vc::PacketStages& st = last_stages_;
+      stage_sums_[0] += double(p.injected - p.created);
+      stage_sums_[1] += st.links;
+      stage_sums_[2] += st.routing;
+      stage_sums_[3] += st.vc_alloc;
+      stage_sums_[4] += st.sw_alloc;
+      stage_sums_[5] += st.traversal;
+      stage_sums_[6] += double(tail - st.head_ejected);
       --outstanding_;
       outstanding_created_sum_ -= double(p.created);
     }
@@ -406,6 +531,17 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       return d;
     }
     if (!wrong_.empty()) return wrong_;
+    if (!setup_.failed_links.empty()) {
+      // Measured packets that never arrived, or traffic left waiting on a
+      // failed link: the fault blocked the network.
+      const std::string where = network_.stuck_at_failed_link();
+      if (outstanding_ != 0 || !where.empty()) {
+        std::string names;
+        for (const auto& l : setup_.failed_links) names += (names.empty() ? "" : ", ") + l.name;
+        return "failed link(s) " + names + ": " + std::to_string(pool_.live()) + " packet(s) never arrived" +
+               (where.empty() ? "" : "; " + where);
+      }
+    }
     if (ledger_.delivered + pool_.live() != ledger_.injected)
       return "conservation violated: " + std::to_string(ledger_.injected) + " packets injected, " +
              std::to_string(ledger_.delivered) + " delivered, " + std::to_string(pool_.live()) + " held";
@@ -434,6 +570,14 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     r["latency"]["packet"] = summary(packet_latency_);
     r["latency"]["packet"]["histogram"] = packet_latency_.to_json()["bins"];
     r["latency"]["network"] = summary(network_latency_);
+    // Mean cycles per measured packet in each stage (routers/vc/stage_log.hpp):
+    // source_queue is packet minus network latency; the others sum to the
+    // network latency (links include each buffer-write cycle; serialization
+    // is the tail's lag behind the head at the destination).
+    static const char* const kStages[] = {"source_queue", "links",     "routing",      "vc_alloc",
+                                          "sw_alloc",     "traversal", "serialization"};
+    for (std::size_t i = 0; i < stage_sums_.size(); ++i)
+      r["latency"]["stages"][kStages[i]] = ratio(stage_sums_[i], double(packet_latency_.count()));
     r["throughput"]["offered"] = ratio(double(offered_flits_), nodes * cycles);
     r["throughput"]["accepted"] = ratio(double(accepted_flits_), nodes * cycles);
     std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
@@ -540,10 +684,50 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   std::vector<std::uint64_t> node_accepted_;
   Histogram packet_latency_, network_latency_, hops_;
   std::vector<Histogram> by_hops_;  // network latency by routers traversed
+  vc::PacketStages last_stages_;     // of the packet arrived() is about to report
+  std::array<double, 7> stage_sums_{};  // result.latency.stages, summed over measured packets
   double occupancy_sum_ = 0;
   std::uint64_t occupancy_samples_ = 0;
   std::string wrong_;
 };
+
+// The resource guard's estimate. Calibrated with the results' peak RSS
+// (VmHWM, release build, light load so the injection queues stay short): 9 MB
+// for the program, about 15 KB per node (router, NIC, processing element and
+// their SystemC modules and links: 8x8 11 MB, 32x32 25 MB, 64x64 74 MB,
+// 100x100 181 MB, 16^3 72 MB) and 16.5 bytes per buffered flit slot
+// (ports x VCs x depth per router: 64x64 with 8 VCs x 64 flits 244 MB, with
+// 9 x 1024 3.0 GB). Packets waiting in the unbounded injection queues are not
+// counted: beyond saturation they grow until the latency threshold stops the
+// run (tests/integration/vc_run_test.cpp checks the estimate within 2x).
+ResourceEstimate VcSetup::estimate() const {
+  ResourceEstimate e;
+  const double nodes = std::pow(static_cast<double>(k), static_cast<double>(n));
+  double ports = 2.0 * n + 1;
+  if (fattree) {  // n - 1 routers: per node, the mean of 2 c_l + c_(l+1) over the routers
+    double total = 0;
+    for (unsigned l = 1; l <= height; ++l)
+      total += std::ldexp(1.0, static_cast<int>(height - l)) * (2.0 * capacities[l - 1] + (l < height ? capacities[l] : 0));
+    ports = total / nodes;
+  }
+  const double slots = ports * net.router.vcs * net.router.buffer_depth;
+  e.memory_bytes = 9e6 + nodes * (15e3 + 16.5 * slots) + 2.0 * sizeof(TraceEntry) * double(trace.size());
+  e.what = std::to_string(static_cast<std::uint64_t>(nodes)) + " routers with " +
+           std::to_string(static_cast<std::uint64_t>(slots)) + " flit buffer slots each";
+  // The fixed window (or the trace's last packet) must be simulated whole.
+  Cycle last = fixed_cycles;
+  for (const auto& t : trace) last = std::max(last, t.cycle);
+  if (last > 0) {
+    e.cycles_lower_bound = double(last);
+    e.cycles_why = fixed_cycles >= last ? "measure.cycles = " + std::to_string(fixed_cycles)
+                                        : "the trace's last packet is created in cycle " + std::to_string(last);
+  } else if (phases.warmup_periods > 0) {
+    e.cycles_lower_bound = double(phases.warmup_periods + 1) * double(phases.sample_period);
+    e.cycles_why = std::to_string(phases.warmup_periods) + " warm-up periods and one measured period of " +
+                   std::to_string(phases.sample_period) + " cycles";
+  }
+  return e;
+}
 
 std::unique_ptr<Experiment> VcSetup::elaborate(const std::string& name, const RunContext& ctx) {
   return std::make_unique<VcExperiment>(name.c_str(), *this, ctx);

@@ -36,6 +36,10 @@ class InputUnit {
     Cycle next = 0;               // first cycle the next stage may act
     std::uint64_t vc_mask = 0;    // output VCs the routing function allows
     Cycle waiting_since = 0;      // for the watchdog
+    // The head's stage boundaries, for result.latency.stages (stage_log.hpp).
+    Cycle arrived = 0;            // its buffer write
+    Cycle routed = 0;             // first cycle it may request a VC
+    Cycle vc_granted = 0;
   };
 
   void resize(unsigned vcs, unsigned depth) {

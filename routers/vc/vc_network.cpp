@@ -33,6 +33,7 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
   RouterParams rp = params.router;
   for (unsigned r = 0; r < R; ++r) {
     routers_.push_back(std::make_unique<VcRouter>(topo.router_name(r).c_str(), r, topo, rp, pool));
+    routers_.back()->set_stage_log(&stages_);
     engine.add(*routers_.back());
   }
   const unsigned depth = params.router.buffer_depth;
@@ -68,6 +69,7 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
     nics_.push_back(std::make_unique<VcNic>(("nic" + std::to_string(n)).c_str(), np, pool, ledger));
     nics_.back()->attach(&inject_[n], &credit_out_[offset_[at.router] + at.port],
                          &flit_out_[offset_[at.router] + at.port], &eject_credit_[n]);
+    nics_.back()->set_stage_log(&stages_);
     engine.add(*nics_.back());
   }
 }
@@ -149,6 +151,39 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
                    [rt, p, v](Cycle) { return rt->output(p).credits.available(v); });
     }
   }
+}
+
+}  // namespace icn::vc
+
+namespace icn::vc {
+
+void VcNetwork::fail_router_output(unsigned r, unsigned p) {
+  routers_[r]->fail_output(p);
+  flit_out_[offset_[r] + p].set_failed(true);
+}
+
+void VcNetwork::fail_injection(NodeId n) {
+  nics_[n]->fail_injection();
+  inject_[n].set_failed(true);
+}
+
+std::string VcNetwork::stuck_at_failed_link() const {
+  for (const auto& nic : nics_)
+    if (nic->injection_failed() && nic->queued() != 0)
+      return std::string(nic->name()) + " injection queue holds " + std::to_string(nic->queued()) +
+             " packet(s) behind the failed link nic" + std::to_string(nic->node()) + ".up";
+  for (unsigned r = 0; r < topo_.routers(); ++r)
+    for (unsigned p = 0; p < topo_.ports(r); ++p)
+      for (unsigned v = 0; v < params_.router.vcs; ++v)
+        if (routers_[r]->waits_on_failed(p, v)) {
+          for (unsigned q = 0; q < topo_.ports(r); ++q)
+            if (routers_[r]->output_failed(q) && (routers_[r]->input(p).state[v].out_port == q ||
+                                                  (routers_[r]->input(p).state[v].has_alt &&
+                                                   routers_[r]->input(p).state[v].alt_port == q)))
+              return topo_.router_name(r) + " input " + topo_.port_name(r, p) + " vc" + std::to_string(v) +
+                     " waits on the failed link " + topo_.router_name(r) + "." + topo_.port_name(r, q);
+        }
+  return "";
 }
 
 }  // namespace icn::vc

@@ -58,6 +58,14 @@ class VcNetwork : public sc_core::sc_module {
 
   void trace(WaveformTracer& tracer, const std::string& prefix);
 
+  // Fault injection (network.failed_links), before the run: the output link of
+  // router r's port p, or node n's injection link, never carries a flit.
+  void fail_router_output(unsigned r, unsigned p);
+  void fail_injection(NodeId n);
+  // The first place traffic waits on a failed link, e.g. "r3_3 input x- vc1
+  // waits on the failed link r3_3.x+", or "".
+  std::string stuck_at_failed_link() const;
+
  private:
   const VcTopology& topo_;
   NetworkParams params_;
@@ -69,6 +77,7 @@ class VcNetwork : public sc_core::sc_module {
   std::vector<std::unique_ptr<VcRouter>> routers_;
   std::vector<std::unique_ptr<VcNic>> nics_;
   std::vector<NamedLink> channels_;
+  StageLog stages_;  // every head's stage cycles (result.latency.stages)
 };
 
 }  // namespace icn::vc

@@ -59,11 +59,17 @@ Cycle VcNic::tick(Cycle now) {
     eject_credits_->send(now, Credit{f.vc});  // the ejection buffer empties at once
     ++flits_ejected_;
     ++eject_count_[f.vc];
+    if (stages_ && f.head()) {
+      PacketStages& st = (*stages_)[f.packet];
+      st.links += static_cast<std::uint32_t>(now - st.last_send);  // the ejection link
+      st.head_ejected = now;
+    }
     if (!f.tail()) return;
     const Packet& p = pool_[f.packet];
     const unsigned flits = eject_count_[f.vc];
     eject_count_[f.vc] = 0;
     ++ledger_.delivered;
+    if (sink_ && stages_) sink_->arrived_stages(p, (*stages_)[f.packet], now);
     if (sink_) sink_->arrived(p, flits, now);
     pool_.release(f.packet);
     engine()->note_progress();
@@ -86,7 +92,10 @@ Cycle VcNic::tick(Cycle now) {
     f.packet = current_;
     f.vc = static_cast<std::uint8_t>(vc_);
     f.bits = static_cast<std::uint8_t>((sent_ == 0 ? Flit::kHead : 0) | (sent_ + 1 == size_ ? Flit::kTail : 0));
-    if (sent_ == 0) pool_[current_].injected = now;
+    if (sent_ == 0) {
+      pool_[current_].injected = now;
+      if (stages_) stages_->injected(current_, now);
+    }
     credits_.consume(vc_);
     inject_->send(now, f);
     engine()->note_progress();
@@ -104,7 +113,9 @@ void VcNic::report_held(std::vector<HeldTraffic>& out) const {
   const PacketId head = current_ != kNoPacket ? current_ : queue_.front();
   const Packet& p = pool_[head];
   out.push_back({std::string(name()) + " injection queue", queued(),
-                 "packet " + std::to_string(p.src) + " -> " + std::to_string(p.dst), p.created});
+                 "packet " + std::to_string(p.src) + " -> " + std::to_string(p.dst) +
+                     (injection_failed_ ? " behind the failed injection link" : ""),
+                 p.created});
 }
 
 }  // namespace icn::vc

@@ -23,6 +23,7 @@
 #include "models/packet.hpp"
 #include "models/packet_queue.hpp"
 #include "routers/common/vc_buffer.hpp"
+#include "routers/vc/stage_log.hpp"
 #include "routers/vc/vc_router.hpp"
 
 namespace icn::vc {
@@ -32,6 +33,8 @@ class ArrivalSink {
  public:
   virtual ~ArrivalSink() = default;
   virtual void arrived(const Packet& packet, unsigned flits, Cycle tail_cycle) = 0;
+  // Called just before arrived() when the network keeps a StageLog.
+  virtual void arrived_stages(const Packet&, const PacketStages&, Cycle /*tail_cycle*/) {}
 };
 
 class VcNic : public sc_core::sc_module, public Clocked {
@@ -53,6 +56,13 @@ class VcNic : public sc_core::sc_module, public Clocked {
   // Address bits above the node id that the topology's routing function
   // reads as a group (e.g. HPAM's replicated messages); none by default.
   void accept_group_bits(std::uint32_t bits) { group_bits_ = bits; }
+  void set_stage_log(StageLog* log) { stages_ = log; }
+  // Fault injection: the injection link never carries a flit (no credits).
+  void fail_injection() {
+    credits_.reset(params_.vcs, 0);
+    injection_failed_ = true;
+  }
+  bool injection_failed() const { return injection_failed_; }
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
@@ -72,6 +82,8 @@ class VcNic : public sc_core::sc_module, public Clocked {
   TrafficLedger& ledger_;
   ArrivalSink* sink_ = nullptr;
   std::uint32_t group_bits_ = 0;
+  StageLog* stages_ = nullptr;
+  bool injection_failed_ = false;
   FlitLink* inject_ = nullptr;
   CreditLink* inject_credits_ = nullptr;
   FlitLink* eject_ = nullptr;

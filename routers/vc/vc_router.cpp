@@ -109,6 +109,8 @@ void VcRouter::advance_heads(Cycle now) {
       s.alt_port = static_cast<std::uint8_t>(r.alt_port);
       s.stage = InputUnit::Stage::kVcAlloc;
       s.next = start + params_.routing_delay;
+      s.arrived = front.ready - 1;
+      s.routed = s.next;
       s.waiting_since = now;
       ++in_pipeline_;
     }
@@ -125,6 +127,10 @@ void VcRouter::allocate_vcs(Cycle now) {
       if (s.stage == InputUnit::Stage::kVcAlloc && s.next <= now) {
         req = (outputs_[s.out_port].free_vcs() & s.vc_mask) << (s.out_port * V);
         if (s.has_alt) req |= (outputs_[s.alt_port].free_vcs() & s.vc_mask) << (s.alt_port * V);
+        if (failed_outputs_ != 0) {  // never onto a failed link (adaptive routing takes the other port)
+          if (output_failed(s.out_port)) req &= ~(all_vcs_ << (s.out_port * V));
+          if (s.has_alt && output_failed(s.alt_port)) req &= ~(all_vcs_ << (s.alt_port * V));
+        }
         any = any || req != 0;
       }
       vc_alloc_.requests[p * V + v] = req;
@@ -142,6 +148,7 @@ void VcRouter::allocate_vcs(Cycle now) {
     s.out_vc = static_cast<std::uint8_t>(out_vc);
     s.stage = InputUnit::Stage::kActive;
     s.next = now + params_.vc_alloc_delay;
+    s.vc_granted = now;
     --in_pipeline_;
   }
 }
@@ -174,7 +181,10 @@ void VcRouter::allocate_switch(Cycle now) {
     credit_out_[p]->send(now, Credit{static_cast<std::uint8_t>(v)});  // the entry is free again
     OutputUnit& out = outputs_[s.out_port];
     out.credits.consume(s.out_vc);
-    if (f.head()) ++pool_[f.packet].hops;  // routers traversed
+    if (f.head()) {
+      ++pool_[f.packet].hops;  // routers traversed
+      if (stages_) record_stages((*stages_)[f.packet], s, now);
+    }
     f.vc = s.out_vc;
     crossbar_.traverse(s.out_port, now, f);
     s.waiting_since = now;
@@ -184,6 +194,32 @@ void VcRouter::allocate_switch(Cycle now) {
       if (!in.buffer.empty(v)) heads_pending_ = true;  // the next packet's head
     }
   }
+}
+
+// The head won the switch in `now`: split its time here into stages
+// (stage_log.hpp); it leaves on the link crossbar_.delay() cycles later.
+void VcRouter::record_stages(PacketStages& st, const InputUnit::VcState& s, Cycle now) const {
+  const Cycle sent = now + crossbar_.delay();
+  const Cycle may_request_switch = s.vc_granted + params_.vc_alloc_delay;
+  st.links += static_cast<std::uint32_t>(s.arrived - st.last_send);
+  st.routing += static_cast<std::uint32_t>(s.routed - (s.arrived + 1));
+  st.vc_alloc += static_cast<std::uint32_t>(may_request_switch - s.routed);
+  st.sw_alloc += static_cast<std::uint32_t>(now + params_.sw_alloc_delay - may_request_switch);
+  st.traversal += static_cast<std::uint32_t>(sent + 1 - (now + params_.sw_alloc_delay));
+  st.last_send = sent;
+}
+
+void VcRouter::fail_output(unsigned port) {
+  outputs_[port].credits.reset(params_.vcs, 0);
+  failed_outputs_ |= std::uint64_t{1} << port;
+  all_vcs_ = params_.vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << params_.vcs) - 1;
+}
+
+bool VcRouter::waits_on_failed(unsigned port, unsigned vc) const {
+  const InputUnit::VcState& s = inputs_[port].state[vc];
+  if (inputs_[port].buffer.empty(vc) || s.stage == InputUnit::Stage::kIdle || s.stage == InputUnit::Stage::kRouting)
+    return false;
+  return output_failed(s.out_port) || (s.stage == InputUnit::Stage::kVcAlloc && s.has_alt && output_failed(s.alt_port));
 }
 
 bool VcRouter::waits_on_credit(unsigned port, unsigned vc, unsigned& out_port, unsigned& out_vc) const {
@@ -214,7 +250,9 @@ void VcRouter::report_held(std::vector<HeldTraffic>& out) const {
       const InputUnit::VcState& s = in.state[v];
       const Packet& pkt = pool_[in.buffer.front(v).flit.packet];
       std::string why;
-      if (s.stage == InputUnit::Stage::kActive)
+      if (s.stage != InputUnit::Stage::kIdle && output_failed(s.out_port))
+        why = "waits on the failed link " + topo_.port_name(id_, s.out_port);
+      else if (s.stage == InputUnit::Stage::kActive)
         why = outputs_[s.out_port].credits.available(s.out_vc) == 0
                   ? "waits for a credit of " + topo_.port_name(id_, s.out_port) + " vc" + std::to_string(s.out_vc)
                   : "waits for the switch to " + topo_.port_name(id_, s.out_port);

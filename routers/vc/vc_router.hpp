@@ -19,6 +19,7 @@
 #include "models/packet.hpp"
 #include "models/rng.hpp"
 #include "routers/vc/router_blocks.hpp"
+#include "routers/vc/stage_log.hpp"
 #include "routers/vc/vc_topology.hpp"
 
 namespace icn::vc {
@@ -57,6 +58,14 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   const OutputUnit& output(unsigned port) const { return outputs_[port]; }
   const FlitLink* out_link(unsigned port) const { return out_[port]; }
   unsigned buffered() const { return buffered_; }
+  // Fault injection (network.failed_links): the output link of `port` never
+  // carries a flit; with no credits for it, nothing is ever granted to it.
+  void fail_output(unsigned port);
+  bool output_failed(unsigned port) const { return ((failed_outputs_ >> port) & 1u) != 0; }
+  // The input VC (port, vc) holds a packet whose next hop is a failed link.
+  bool waits_on_failed(unsigned port, unsigned vc) const;
+  // Heads leaving this router add their stage cycles here.
+  void set_stage_log(StageLog* log) { stages_ = log; }
 
   // The input VC (port, vc) waits for which downstream input VC? For the
   // deadlock report: set when the packet holds an output VC and has no credit.
@@ -70,6 +79,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   void advance_heads(Cycle now);
   void allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
+  void record_stages(PacketStages& st, const InputUnit::VcState& s, Cycle now) const;
 
   unsigned id_;
   const VcTopology& topo_;
@@ -93,6 +103,9 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   unsigned buffered_ = 0;    // flits in the input buffers
   unsigned in_pipeline_ = 0; // heads in route computation or VC allocation
   bool heads_pending_ = false;  // an idle VC may have a head at its front
+  StageLog* stages_ = nullptr;
+  std::uint64_t failed_outputs_ = 0;  // bit p: output p's link has failed
+  std::uint64_t all_vcs_ = 0;         // mask of every VC (set with the first failure)
 };
 
 }  // namespace icn::vc

@@ -3,7 +3,10 @@
 // the torus deadlock and its watchdog report, determinism, bad input.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -78,6 +81,66 @@ TEST(VcRun, ZeroLoadLatencyEqualsThePipelineFormulaForEveryHopCount) {
     // Network latency starts one cycle later: at the head's injection.
     EXPECT_EQ(r["latency"]["network"]["max"].get<unsigned>(), expected[i] - 1) << i;
   }
+}
+
+TEST(VcRun, LatencyStagesOnAnIdleNetworkEachTakeTheirConfiguredDelayAndSumToTheNetworkLatency) {
+  // One packet from node 0 to node 63 of an idle 8x8 mesh: 15 routers, 16 links
+  // (injection, 14 between routers, ejection). Every stage is a distinct delay,
+  // so a cycle booked to the wrong stage shows. Buffers deep enough (16 flits)
+  // that the body streams behind the head: serialization is flits - 1.
+  const Pipeline p{2, 3, 1, 2, 3, 16, 5};
+  const std::string trace = test::scratch_dir() + "/stages.txt";
+  std::ofstream(trace) << "5 0 63 5\n";
+  auto o = base(p, trace);
+  o.push_back("traffic.packet_size=5");
+  // The same packet behind a shallow buffer (4 flits, link 3: the credit loop
+  // is longer than the buffer) waits for credits: the stages still add up.
+  auto shallow = o;
+  shallow.push_back("router.buffer_depth=4");
+  const auto results = run_scenarios({o, shallow});
+  const unsigned routers = 15, links = 16;
+  for (int i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(results[i].problem, "");
+    const auto& lat = results[i].results["result"]["latency"];
+    const auto& st = lat["stages"];
+    double sum = 0;
+    for (const char* k : {"links", "routing", "vc_alloc", "sw_alloc", "traversal", "serialization"})
+      sum += st[k].get<double>();
+    EXPECT_EQ(sum, lat["network"]["mean"].get<double>());
+    EXPECT_EQ(st["source_queue"].get<double>() + sum, lat["packet"]["mean"].get<double>());
+    EXPECT_EQ(st["source_queue"].get<double>(), 1.0);  // written in the creation cycle, sent the next
+    EXPECT_EQ(st["links"].get<double>(), double(links * p.link));
+    EXPECT_EQ(st["routing"].get<double>(), double(routers * p.rd));
+    EXPECT_EQ(st["vc_alloc"].get<double>(), double(routers * p.va));
+    EXPECT_EQ(st["sw_alloc"].get<double>(), double(routers * p.sa));
+    EXPECT_EQ(st["traversal"].get<double>(), double(routers * p.st));
+    if (i == 0) {
+      EXPECT_EQ(st["serialization"].get<double>(), double(p.flits - 1));
+      EXPECT_EQ(lat["network"]["mean"].get<double>(), double(zero_load_latency(p, routers) - 1));
+    } else {
+      EXPECT_GT(st["serialization"].get<double>(), double(p.flits - 1)) << "the body waits for credits";
+    }
+  }
+}
+
+TEST(VcRun, LatencyStagesUnderLoadStillSumToTheNetworkLatency) {
+  // Near saturation heads wait in VC and switch allocation: the waits show
+  // in those stages, and the stages still account for every cycle.
+  const auto results = run_scenarios({{"network.type=vc", "preset=booksim", "traffic.injection_rate=0.3",
+                                       "measure.cycles=3000"}});
+  ASSERT_EQ(results[0].problem, "");
+  const auto& lat = results[0].results["result"]["latency"];
+  const auto& st = lat["stages"];
+  double sum = 0;
+  for (const char* k : {"links", "routing", "vc_alloc", "sw_alloc", "traversal", "serialization"})
+    sum += st[k].get<double>();
+  EXPECT_NEAR(sum, lat["network"]["mean"].get<double>(), 1e-9 * sum);
+  EXPECT_NEAR(st["source_queue"].get<double>() + sum, lat["packet"]["mean"].get<double>(), 1e-9 * sum);
+  const double hops = results[0].results["result"]["hops"]["mean"].get<double>();
+  EXPECT_NEAR(st["links"].get<double>(), hops + 1, 1e-9);  // link latency 1, one more link than routers
+  EXPECT_NEAR(st["traversal"].get<double>(), hops, 1e-9);  // st_delay 1, never waits
+  EXPECT_GT(st["vc_alloc"].get<double>() + st["sw_alloc"].get<double>(), 2 * hops) << "contention shows as waiting";
 }
 
 TEST(VcRun, APacketHoldsItsVcUntilItsTailLeaves) {
@@ -203,6 +266,94 @@ TEST(VcRun, SameSeedSameResultsAndBothSchedulersAgree) {
   EXPECT_EQ(a, b);
   EXPECT_EQ(a["result"], c["result"]);
   EXPECT_NE(a["result"]["latency"], d["result"]["latency"]);
+}
+
+// The resource guard: the estimate printed when run.max_memory is too small is
+// within a factor of 2 of the peak RSS the run then reports (release build;
+// sanitizer builds use more memory, so only the refusal is checked there).
+TEST(VcRun, ResourceEstimateIsWithinAFactorOfTwoOfMeasuredMemory) {
+  const std::string scenario = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/mesh8x8_uniform.yaml";
+  const std::string light = " --set preset=none --set traffic.injection_rate=0.01 --set measure.cycles=50 "
+                            "--set measure.drain_all=false";
+  const std::vector<std::string> runs = {
+      "run " + scenario + light + " --set network.k=40",
+      "run " + scenario + light + " --set network.k=32 --set router.vcs=8 --set router.buffer_depth=64",
+      "run " + scenario + light + " --set network.k=12 --set network.n=3",
+      "run " + scenario + light + " --set network.k=24 --set network.topology=torus --set router.vcs=4 "
+                                  "--set router.buffer_depth=256",
+  };
+  const bool sanitized = std::getenv("ASAN_OPTIONS") != nullptr;
+  for (const auto& args : runs) {
+    SCOPED_TRACE(args);
+    const auto refused = run_icnsim(args + " --set run.max_memory=1MiB");
+    ASSERT_EQ(refused.exit_code, 2) << refused.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(refused.err, m, std::regex("needs about ([0-9.]+) (MiB|GiB)"))) << refused.err;
+    EXPECT_NE(refused.err.find("raise run.max_memory"), std::string::npos) << refused.err;
+    const double estimate = std::stod(m[1]) * (m[2] == "GiB" ? 1024.0 : 1.0);
+    if (sanitized) continue;
+    const std::string json = test::scratch_dir() + "/mem.json";
+    ASSERT_EQ(run_icnsim(args + " --quiet --json " + json, 120).exit_code, 0);
+    const double measured =
+        nlohmann::json::parse(test::read_file(json))["sim"]["peak_rss_mb"].get<double>() * 1e6 / (1 << 20);
+    EXPECT_GT(estimate, measured / 2) << "measured " << measured << " MiB";
+    EXPECT_LT(estimate, measured * 2) << "measured " << measured << " MiB";
+  }
+  // 256x256 routers with 9 VCs x 1024 flits would need about 50 GB: refused at once.
+  test::expect_rejected("run " + scenario + " --set network.k=256 --set router.vcs=9 --set router.buffer_depth=1024 "
+                        "--set run.max_memory=2GiB",
+                        "65536 routers");
+  // A fixed window longer than run.max_cycles cannot finish.
+  test::expect_rejected("run " + scenario + " --set measure.cycles=5000 --set run.max_cycles=4000",
+                        "needs at least 5e+03 cycles");
+}
+
+// Fault injection: a failed link either blocks traffic, and the run ends
+// unverified naming the place that waits on it, or (when nothing needs it)
+// changes nothing. Never a silently verified run.
+TEST(VcRun, AFailedLinkEndsInAClearVerdict) {
+  const std::string scenario = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/mesh8x8_uniform.yaml";
+  const std::string json = test::scratch_dir() + "/fault.json";
+  struct Case {
+    std::string args, needle;
+  };
+  const std::vector<Case> cases = {
+      // Warm-up/measure/drain phases: the measured packets behind the link age
+      // beyond the latency threshold.
+      {"--set 'network.failed_links=[r3_3.x+]'", "r3_3 input local vc0 waits on the failed link r3_3.x+"},
+      // A fixed window: the drain gives up once the stuck packets are older
+      // than the latency threshold.
+      {"--set 'network.failed_links=[r3_3.x+]' --set measure.cycles=2000", "waits on the failed link r3_3.x+"},
+      {"--set 'network.failed_links=[nic5.up]'", "behind the failed link nic5.up"},
+      {"--set 'network.failed_links=[r7_7.local]'", "waits on the failed link r7_7.local"},  // node 63's ejection
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.args);
+    const auto r = run_icnsim("run " + scenario + " --quiet --json " + json + " " + c.args, 120);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    const auto j = nlohmann::json::parse(test::read_file(json))["result"];
+    EXPECT_FALSE(j["verified"].get<bool>());
+    EXPECT_NE(j["problem"].get<std::string>().find(c.needle), std::string::npos) << j["problem"];
+    EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
+  }
+  // Node 0 sends to node 1 only: a failed link on the far side of the mesh is
+  // never needed, and the run completes verified with every packet delivered.
+  const std::string trace = test::scratch_dir() + "/near.txt";
+  std::ofstream(trace) << "5 0 1 4\n9 0 1 4\n";
+  const auto ok = run_scenarios({{"network.type=vc", "traffic.pattern=trace", "traffic.trace_file=" + trace,
+                                  "measure.cycles=20", "network.failed_links=[r6_6.x+, nic40.up]"}});
+  EXPECT_EQ(ok[0].problem, "");
+  EXPECT_EQ(ok[0].results["result"]["packets"]["delivered"].get<unsigned>(), 2u);
+}
+
+TEST(VcRun, FailedLinkNamesAreParsedOnceAndStrictly) {
+  const std::string run = "run " + std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/mesh8x8_uniform.yaml ";
+  // Out of range, a mesh edge without a link, leading zeros, signs, the wrong
+  // number of coordinates, ports of another topology, no port at all.
+  for (const char* bad : {"r8_0.x+", "r0_0.x-", "r7_3.x+", "r00_1.x+", "r+1_0.x+", "r1_-0.x+", "r0_1_2.x+", "r1.x+",
+                          "nic64.up", "nic03.up", "nic3.down", "r1_0.up", "r1_0.z+", "r1_0", ".x+", "r4294967297_0.x+"})
+    test::expect_rejected(run + "--set 'network.failed_links=[" + bad + "]'", std::string("'") + bad + "' is not a link");
+  test::expect_rejected(run + "--set network.failed_links=r1_0.x+", "expected a list");
 }
 
 TEST(VcRun, BadParametersAreRejectedWithOneLine) {
