@@ -38,7 +38,12 @@ class StageLog {
     log_[id] = PacketStages{};
     log_[id].last_send = now;
   }
-  PacketStages& operator[](PacketId id) { return log_[id]; }
+  // A packet that entered the routers other than through a VcNic (e.g. a copy
+  // made by HPAM's inter-level replicator) gets its record when first seen.
+  PacketStages& operator[](PacketId id) {
+    if (id >= log_.size()) log_.resize(static_cast<std::size_t>(id) + 1 + log_.size() / 2);
+    return log_[id];
+  }
   const PacketStages& operator[](PacketId id) const { return log_[id]; }
 
  private:
