@@ -49,6 +49,9 @@ const RealParam kSendUs{"nic.c_send_us", "2", 0, 1e6, "C_send^1 = C_recv^1 in mi
                         "0..1e6 microseconds"};
 const RealParam kCopyUs{"nic.copy_us_per_byte", "0.01", 0, 1e3, "lambda'_1/W_1: copy cost per byte in level 1 (Table 1)",
                         "0..1e3 microseconds per byte"};
+const ChoiceParam kSendProtocol{"nic.send_protocol", "eager", {"eager", "synchronous"},
+                                "eager: a send ends when its tail has left the NIC; synchronous: when every "
+                                "receiver's acknowledgement (a one-flit packet) has come back (the paper's eq. 5)"};
 
 const ChoiceParam kCollective{"traffic.collective", "broadcast", {"broadcast", "scatter", "gather"}, "the collective"};
 const ChoiceParam kAlgorithm{"traffic.algorithm", "hybrid", {"brute_force", "hybrid", "multicast"},
@@ -77,6 +80,7 @@ struct HpamSetup : ExperimentSetup {
   hpam::ReplicatorImpl replicator_impl = hpam::ReplicatorImpl::kBehavioral;
   hpam::ReplicatorMode replicator_mode = hpam::ReplicatorMode::kLockstep;
   unsigned replicator_depth = 4;
+  bool synchronous = false;  // nic.send_protocol
   double cycle_us() const { return lambda_us * flit_bytes[0] / net.link_latency; }
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
@@ -87,7 +91,7 @@ bool power_of_two(std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 std::vector<ParamSpec> network_params() {
   return {kLevels.spec(), kReplication.spec(), kReplicatorModel.spec(), kReplicatorMode.spec(),
           kReplicatorDepth.spec(), kFlitBytes.spec(), kLinkLatency.spec(), kLambdaUs.spec(), kVcs.spec(),
-          kBufferDepth.spec(), kQ.spec(), kSendUs.spec(), kCopyUs.spec()};
+          kBufferDepth.spec(), kQ.spec(), kSendUs.spec(), kCopyUs.spec(), kSendProtocol.spec()};
 }
 std::vector<ParamSpec> traffic_params() {
   return {kCollective.spec(), kAlgorithm.spec(), kSubmesh.spec(), kBytes.spec(),
@@ -178,6 +182,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   s->q = static_cast<unsigned>(kQ.read(cfg));
   s->send_us = kSendUs.read(cfg);
   s->copy_us = kCopyUs.read(cfg);
+  s->synchronous = kSendProtocol.read(cfg) == "synchronous";
 
   // Traffic.
   auto& sp = s->spec;
@@ -190,6 +195,9 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   if (sp.algorithm == Algorithm::kMulticast && !replication)
     cfg.fail(kAlgorithm.key, "multicast needs the inter-level replication hardware (network.replication=true); "
                              "or use brute_force|hybrid");
+  if (s->synchronous && sp.collective == Collective::kGather && sp.algorithm == Algorithm::kMulticast)
+    cfg.fail(kSendProtocol.key, "synchronous sends cannot be acknowledged through the combining router (one "
+                                "message leaves for f senders): use eager, or a brute_force|hybrid gather");
   sp.piece_bytes = static_cast<std::uint64_t>(kBytes.read(cfg));
   sp.q = s->q;
   const YAML::Node src = kSource.read(cfg);
@@ -281,6 +289,12 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
       c.flit_bytes = setup.flit_bytes[level];
       nics_.push_back(std::make_unique<hpam::HpamNic>(("pnic" + std::to_string(n)).c_str(), n, c, network_.nic(n)));
       nics_.back()->set_sink(tap_);
+      if (setup.synchronous)
+        nics_.back()->set_synchronous([this](NodeId address) {
+          // A replicated message reaches one processor in each column below the replicator.
+          if ((address & hpam::HpamTopology::kReplicateBit) == 0) return 1u;
+          return geo_.fanout(geo_.position(address & ~hpam::HpamTopology::kGroupBits).level);
+        });
       cpu_.push_back(std::make_unique<tlm_utils::simple_initiator_socket<HpamExperiment>>(
           ("cpu" + std::to_string(n)).c_str()));
       cpu_.back()->bind(nics_.back()->socket);
@@ -295,7 +309,9 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   std::uint64_t routers() const override { return geo_.nodes(); }
 
   Cycle tick(Cycle now) override {
-    if (current_ < 0 || (trials_[current_].end != 0 && now > trials_[current_].end)) start_trial(now);
+    // Synchronous sends: the next trial starts once the last acknowledgements are in.
+    const bool acks_out = setup_.synchronous && current_ >= 0 && trials_[current_].end != 0 && pool_.live() != 0;
+    if (current_ < 0 || (trials_[current_].end != 0 && now > trials_[current_].end && !acks_out)) start_trial(now);
     // Processors whose plan was satisfied in an earlier cycle send now (a
     // delivery in this cycle is acted on in the next, whatever the order of
     // blocks within the phase).
@@ -308,6 +324,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
       }
     }
     ready_.swap(later);
+    if (acks_out && static_cast<std::size_t>(current_) + 1 < trials_.size()) return now + 1;  // watch them drain
     return ready_.empty() ? kNever : now + 1;
   }
   std::string block_name() const override { return name(); }

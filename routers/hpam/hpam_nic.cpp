@@ -31,6 +31,11 @@ HpamNic::HpamNic(sc_core::sc_module_name name, NodeId node, const NicCosts& cost
   to_network.bind(net_.socket);
 }
 
+void HpamNic::set_synchronous(std::function<unsigned(NodeId address)> receivers) {
+  protocol_ = SendProtocol::kSynchronous;
+  receivers_ = std::move(receivers);
+}
+
 void HpamNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
   IcnExtension* ext = nullptr;
   trans.get_extension(ext);
@@ -80,6 +85,7 @@ void HpamNic::hand_over(Cycle now) {
   trans.clear_extension(&ext);
   if (trans.get_response_status() != tlm::TLM_OK_RESPONSE)
     throw std::logic_error(std::string(name()) + ": the network interface refused a message");
+  if (protocol_ == SendProtocol::kSynchronous) acks_awaited_ = receivers_(m.dst);
   sendq_.pop_front();
   send_state_ = SendState::kInjecting;
   // The head leaves at now + 1 at the earliest and the tail `flits` - 1 cycles
@@ -93,6 +99,7 @@ Cycle HpamNic::tick(Cycle now) {
   // Receive side: hand finished messages to the processor, in arrival order.
   while (!recvq_.empty() && recvq_.front().ready <= now) {
     Incoming& in = recvq_.front();
+    if (protocol_ == SendProtocol::kSynchronous) send_ack(in.d.src, in.d.seq);
     in.d.payload = in.payload.data();
     if (sink_) sink_->deliver(in.d);
     recvq_.pop_front();
@@ -101,16 +108,44 @@ Cycle HpamNic::tick(Cycle now) {
   // Send side: software, then the VcNic streams the flits; one message at a
   // time. This block runs in the processor phase, so it sees the VcNic as the
   // previous cycle left it: the cycle after the last flit left, the port is free.
-  if (send_state_ == SendState::kInjecting && net_.queued() == 0) start_send(now);
+  if (send_state_ == SendState::kInjecting && net_.queued() == 0) send_state_ = SendState::kAwaitingAcks;
+  if (send_state_ == SendState::kAwaitingAcks && acks_awaited_ == 0) start_send(now);
   if (send_state_ == SendState::kSoftware && send_done_ <= now) hand_over(now);
   Cycle next = kNever;
   if (send_state_ == SendState::kSoftware) next = send_done_;
   if (send_state_ == SendState::kInjecting) next = std::max(now + 1, inject_free_earliest_);  // watch the tail leave
+  // kAwaitingAcks: arrived() wakes this block when the last acknowledgement is in.
   if (!recvq_.empty()) next = std::min(next, std::max(recvq_.front().ready, now + 1));
   return next;
 }
 
+void HpamNic::send_ack(NodeId to, std::uint32_t seq) {
+  // Sent before the message goes to the processor, so the acknowledgement is
+  // in the network (and the packet pool) by the time the message is counted.
+  unsigned char data[8];
+  for (unsigned i = 0; i < 4; ++i) data[i] = static_cast<unsigned char>(seq >> (8 * i));
+  for (unsigned i = 4; i < 8; ++i) data[i] = 0;
+  tlm::tlm_generic_payload trans;
+  IcnExtension ext;
+  trans.set_extension(&ext);
+  prepare_message_write(trans, ext, to, data, 8, ack_seq_++, false, 1);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  to_network->b_transport(trans, delay);
+  trans.clear_extension(&ext);
+  if (trans.get_response_status() != tlm::TLM_OK_RESPONSE)
+    throw std::logic_error(std::string(name()) + ": the network interface refused an acknowledgement");
+  ++acks_sent_;
+}
+
 void HpamNic::arrived(const Packet& packet, unsigned, Cycle tail_cycle) {
+  if (packet.payload_len == 8) {  // an acknowledgement of one of this NIC's messages
+    if (acks_awaited_ == 0)
+      throw std::logic_error(std::string(name()) + ": an acknowledgement from " + std::to_string(packet.src) +
+                             " that no message awaits");
+    --acks_awaited_;
+    if (acks_awaited_ == 0) engine()->wake(*this, tail_cycle + 1);
+    return;
+  }
   const MessageWord w = MessageWord::load(packet.payload.data());
   Incoming in;
   in.d.src = packet.src;
@@ -123,7 +158,7 @@ void HpamNic::arrived(const Packet& packet, unsigned, Cycle tail_cycle) {
   std::copy(packet.payload.begin(), packet.payload.end(), in.payload.begin());
   const Cycle cost = costs_.recv_fixed + costs_.copy(w.bytes);
   busy_recv_ += cost;
-  if (cost == 0 && recvq_.empty() && recv_free_ <= tail_cycle) {  // no software: straight to the processor
+  if (cost == 0 && recvq_.empty() && recv_free_ <= tail_cycle && protocol_ == SendProtocol::kEager) {  // no software: straight to the processor
     in.d.payload = in.payload.data();
     if (sink_) sink_->deliver(in.d);
     return;
@@ -140,6 +175,8 @@ void HpamNic::report_held(std::vector<HeldTraffic>& out) const {
   if (!sendq_.empty())
     out.push_back({std::string(name()) + " send queue", sendq_.size(),
                    "message " + std::to_string(node_) + " -> " + std::to_string(sendq_.front().dst), 0});
+  if (acks_awaited_ > 0)
+    out.push_back({std::string(name()) + " send side", acks_awaited_, "awaiting acknowledgements", 0});
   if (!recvq_.empty())
     out.push_back({std::string(name()) + " receive software", recvq_.size(),
                    "message from " + std::to_string(recvq_.front().d.src), recvq_.front().d.arrived});

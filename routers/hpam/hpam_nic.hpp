@@ -15,6 +15,14 @@
 // receiving processor) and the message length S in bytes (little endian), which
 // the NIC cuts into ceil(S / W_l) flits of W_l bytes (at least one flit, the
 // header). Delivery to the processor: DeliverySink, payload = the same 16 bytes.
+//
+// Send protocol. Eager (the default): the send side is free once the tail has
+// left. Synchronous (a rendezvous, the accounting of the paper's eq. 5): the
+// send side stays busy until every receiver of the message has acknowledged
+// it; a receiving NIC sends the acknowledgement, a one-flit packet through the
+// network, when its receive software for the message finishes. An
+// acknowledgement is an 8-byte write (data messages are 16 bytes): the NIC
+// absorbs it and never hands it to the processor.
 #pragma once
 
 #include <systemc>
@@ -24,6 +32,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -50,6 +59,8 @@ struct MessageWord {
   static MessageWord load(const unsigned char* in);
 };
 
+enum class SendProtocol { kEager, kSynchronous };
+
 class HpamNic : public sc_core::sc_module, public Clocked, public vc::ArrivalSink {
  public:
   static constexpr std::uint64_t kMaxFlits = std::uint64_t{1} << 31;
@@ -60,6 +71,10 @@ class HpamNic : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
   HpamNic(sc_core::sc_module_name name, NodeId node, const NicCosts& costs, vc::VcNic& network_side);
 
   void set_sink(DeliverySink& sink) { sink_ = &sink; }
+  // Synchronous sends: `receivers(address)` is how many processors a message
+  // written to `address` reaches (1, or the replicator's fan-out), the number
+  // of acknowledgements the send side waits for.
+  void set_synchronous(std::function<unsigned(NodeId address)> receivers);
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
@@ -74,11 +89,15 @@ class HpamNic : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
   std::size_t max_recv_wait() const { return max_recv_wait_; }
   std::uint64_t busy_send_cycles() const { return busy_send_; }
   std::uint64_t busy_recv_cycles() const { return busy_recv_; }
+  // Acknowledgements the send side still waits for (synchronous sends).
+  unsigned acks_awaited() const { return acks_awaited_; }
+  std::uint64_t acks_sent() const { return acks_sent_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void start_send(Cycle now);
   void hand_over(Cycle now);  // the message at the head of the queue goes to the VcNic
+  void send_ack(NodeId to, std::uint32_t seq);
 
   struct Outgoing {
     NodeId dst;
@@ -90,12 +109,17 @@ class HpamNic : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
     std::array<std::uint8_t, 16> payload;
     Cycle ready;  // the receive software finishes at the end of this cycle
   };
-  enum class SendState { kIdle, kSoftware, kInjecting };
+  enum class SendState { kIdle, kSoftware, kInjecting, kAwaitingAcks };
 
   NodeId node_;
   NicCosts costs_;
   vc::VcNic& net_;
   DeliverySink* sink_ = nullptr;
+  SendProtocol protocol_ = SendProtocol::kEager;
+  std::function<unsigned(NodeId)> receivers_;
+  unsigned acks_awaited_ = 0;
+  std::uint64_t acks_sent_ = 0;
+  std::uint32_t ack_seq_ = 0;
   std::deque<Outgoing> sendq_;
   SendState send_state_ = SendState::kIdle;
   Cycle send_done_ = 0;

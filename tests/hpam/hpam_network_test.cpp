@@ -2,7 +2,8 @@
 // VcNic and VcNetwork. Every pair of small machines exchanges a message at
 // once (all pairs in one run: contention included) and every message arrives
 // after as many routers as the paper's path has (tests/hpam/paper_path.hpp);
-// the uni-port NIC makes a second message wait, on the send and receive side.
+// the uni-port NIC makes a second message wait, on the send and receive side;
+// with synchronous sends, until the receiver's acknowledgement is back.
 #include <gtest/gtest.h>
 
 #include <systemc>
@@ -63,6 +64,13 @@ class Harness : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
       }
     }
   }
+
+  // Synchronous sends on every NIC (unicast only here: one receiver each).
+  void synchronous() {
+    for (auto& n : nics_) n->set_synchronous([](NodeId) { return 1u; });
+  }
+  const HpamNic& nic(NodeId n) const { return *nics_[n]; }
+  const TrafficLedger& ledger() const { return ledger_; }
 
   void plan(const Send& s) {
     sends_.insert({s.at, s});
@@ -199,6 +207,66 @@ TEST(HpamNic, ASecondArrivalWaitsForTheReceiveSoftware) {
   const Cycle a = std::min(h.arrivals[0].arrived, h.arrivals[1].arrived);
   const Cycle b = std::max(h.arrivals[0].arrived, h.arrivals[1].arrived);
   EXPECT_GE(b - a, 24u);  // delivered to the processor one receive-software time apart
+}
+
+// Routers on the paper's path from a to b (tests/hpam/paper_path.hpp).
+unsigned paper_routers(const std::vector<LevelShape>& levels, const Position& a, const Position& b) {
+  return static_cast<unsigned>(test::PaperMachine{levels}.walk(a, b).size());
+}
+
+// The zero-load time from a packet's head leaving its NIC to its tail
+// arriving: the injection link, 4 pipeline stages and a link per router
+// (docs/vc_router.md), then the body (the same sum as the zero-load test above).
+Cycle zero_load(unsigned routers, unsigned flits) { return 1 + 5 * routers + flits - 1; }
+
+TEST(HpamNic, SynchronousSendsWaitForTheReceiversAcknowledgement) {
+  // As in ASecondMessageWaitsUntilTheFirstHasLeft, two 80-byte messages
+  // written in cycle 1, now with the rendezvous protocol: the second one's
+  // software may start only once the acknowledgement of the first (one flit,
+  // sent by the receiving NIC when its receive software ends) is back.
+  const std::vector<LevelShape> levels{{1, 1}, {2, 2}};
+  Harness h("h", levels, true, costs(20));
+  h.synchronous();
+  const Position src{0, 0, 0}, a{1, 0, 0}, b{1, 1, 1};
+  h.plan({1, h.geo().node(src), h.geo().node(a), 0, 80});
+  h.plan({1, h.geo().node(src), h.geo().node(b), 0, 80});
+  h.run();
+  ASSERT_EQ(h.arrivals.size(), 2u);  // the acknowledgements never reach the processors
+  const auto& first = h.arrivals[0].dst == h.geo().node(a) ? h.arrivals[0] : h.arrivals[1];
+  const auto& second = h.arrivals[0].dst == h.geo().node(a) ? h.arrivals[1] : h.arrivals[0];
+  const Cycle software = 20 + 40;  // C + 0.5 x 80, on both sides
+  // First: software in cycles 1..60, handed over in 61, head out in 62.
+  const Cycle head1 = 1 + software + 1;
+  EXPECT_EQ(first.injected, head1);
+  const Cycle tail1 = head1 + zero_load(paper_routers(levels, src, a), 10);
+  // The receiver's software runs after the tail is in; it delivers and
+  // acknowledges at its end; the acknowledgement's head leaves the cycle after.
+  const Cycle delivered1 = tail1 + software;
+  EXPECT_EQ(first.arrived, delivered1);
+  const Cycle ack_in = delivered1 + 1 + zero_load(paper_routers(levels, a, src), 1);
+  // The send side sees the acknowledgement the cycle after, runs the second
+  // message's software and hands it over; its head leaves the cycle after.
+  EXPECT_EQ(second.injected, ack_in + 1 + software + 1);
+  // Two messages and two acknowledgements, all through the network.
+  EXPECT_EQ(h.ledger().injected, 4u);
+  EXPECT_EQ(h.nic(h.geo().node(a)).acks_sent() + h.nic(h.geo().node(b)).acks_sent(), 2u);
+  EXPECT_EQ(h.nic(h.geo().node(src)).acks_awaited(), 0u);
+}
+
+TEST(HpamNic, EagerSendsDoNotWaitForTheReceiver) {
+  // The same two messages without the protocol: the second leaves long before
+  // the first's receive software has even finished, and no acknowledgement.
+  const std::vector<LevelShape> levels{{1, 1}, {2, 2}};
+  Harness h("h", levels, true, costs(20));
+  const Position src{0, 0, 0}, a{1, 0, 0}, b{1, 1, 1};
+  h.plan({1, h.geo().node(src), h.geo().node(a), 0, 80});
+  h.plan({1, h.geo().node(src), h.geo().node(b), 0, 80});
+  h.run();
+  ASSERT_EQ(h.arrivals.size(), 2u);
+  const auto& first = h.arrivals[0].dst == h.geo().node(a) ? h.arrivals[0] : h.arrivals[1];
+  const auto& second = h.arrivals[0].dst == h.geo().node(a) ? h.arrivals[1] : h.arrivals[0];
+  EXPECT_LT(second.injected, first.arrived);
+  EXPECT_EQ(h.ledger().injected, 2u);
 }
 
 }  // namespace
