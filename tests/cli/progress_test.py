@@ -11,9 +11,10 @@ import sys
 import time
 
 icnsim = sys.argv[1]
-# A bit-serial run of about a second: random traffic at load factor 16 on 512 processors.
-args = [icnsim, "run", "/dev/null", "--set", "network.type=fattree_bitserial", "--set", "network.processors=512",
-        "--set", "traffic.pattern=random", "--set", "traffic.load_factor=16"]
+# A bit-serial run of 2-3 s on a quiet machine (0.6 s was too short to draw two
+# lines at four a second): random traffic at load factor 32 on 1024 processors.
+args = [icnsim, "run", "/dev/null", "--set", "network.type=fattree_bitserial", "--set", "network.processors=1024",
+        "--set", "traffic.pattern=random", "--set", "traffic.load_factor=32"]
 
 failures = []
 
