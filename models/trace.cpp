@@ -8,6 +8,8 @@
 
 #include <fstapi.h>
 
+#include "models/file_io.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -20,37 +22,6 @@ namespace {
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-std::string folder_of(const std::string& path) {
-  const auto slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string base_of(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-bool is_regular_or_missing(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
-}
-
-// Writes all of `n` bytes; false (errno set) on failure.
-bool write_all(int fd, const char* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      if (w == 0) errno = EIO;
-      return false;
-    }
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
 }
 
 // VCD identifiers: short strings of the printable characters '!'..'~'.
@@ -143,9 +114,9 @@ WaveformTracer::WaveformTracer(const std::string& path, const sc_core::sc_time& 
   timescale_ = ns ? "1 ns" : "1 ps";
   const bool fst = ends_with(path, ".fst");
   path_ = file_for(path);
-  in_place_ = !is_regular_or_missing(path_);
+  in_place_ = !file_io::is_regular_or_missing(path_);
   if (!in_place_) {
-    work_ = folder_of(path_) + "/." + base_of(path_) + ".tmp" + std::to_string(::getpid());
+    work_ = file_io::temporary_beside(path_);
   } else if (fst) {
     // fstapi seeks in its file: a device gets a copy of a finished temporary file.
     const char* tmp = std::getenv("TMPDIR");
@@ -175,7 +146,7 @@ WaveformTracer::WaveformTracer(const std::string& path, const sc_core::sc_time& 
 }
 
 std::string WaveformTracer::file_for(const std::string& path) {
-  if (ends_with(path, ".vcd") || ends_with(path, ".fst") || !is_regular_or_missing(path)) return path;
+  if (ends_with(path, ".vcd") || ends_with(path, ".fst") || !file_io::is_regular_or_missing(path)) return path;
   return path + ".vcd";
 }
 
@@ -215,7 +186,7 @@ void WaveformTracer::vcd_flush() {
     buffer_.clear();
     return;
   }
-  if (!write_all(fd_, buffer_.data(), buffer_.size()))
+  if (!file_io::write_all(fd_, buffer_.data(), buffer_.size()))
     fail("cannot write waveforms to '" + path_ + "': " + std::strerror(errno));
   buffer_.clear();
 }
@@ -340,7 +311,7 @@ std::string WaveformTracer::finish() {
       char buf[1 << 16];
       for (ssize_t n; error_.empty() && (n = ::read(in, buf, sizeof buf)) != 0;) {
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0 || !write_all(out, buf, static_cast<std::size_t>(n)))
+        if (n < 0 || !file_io::write_all(out, buf, static_cast<std::size_t>(n)))
           fail("cannot write waveforms to '" + path_ + "': " + std::strerror(errno));
       }
       if (out >= 0 && ::close(out) != 0) fail("cannot write waveforms to '" + path_ + "': " + std::strerror(errno));

@@ -9,39 +9,16 @@
 #include <cstring>
 
 #include "models/config.hpp"
+#include "models/file_io.hpp"
 #include "models/trace.hpp"
 
 namespace icn {
 
 namespace {
 
-std::string folder_of(const std::string& path) {
-  const auto slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-std::string base_of(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-bool is_regular_or_missing(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
-}
-
 void write_all(int fd, const std::string& text, const std::string& path) {
-  const char* p = text.data();
-  std::size_t left = text.size();
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw OutputError("cannot write '" + shown(path) + "': " + std::strerror(n < 0 ? errno : EIO));
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
+  if (!file_io::write_all(fd, text.data(), text.size()))
+    throw OutputError("cannot write '" + shown(path) + "': " + std::strerror(errno));
 }
 
 }  // namespace
@@ -71,7 +48,7 @@ void check_output_path(const std::string& key, const std::string& path) {
   } else if (errno != ENOENT) {
     throw ConfigError(head + std::strerror(errno) + allowed);
   }
-  const std::string folder = folder_of(path);
+  const std::string folder = file_io::folder_of(path);
   if (::stat(folder.c_str(), &st) != 0) {
     if (errno == ENOENT) throw ConfigError(head + "folder '" + shown(folder) + "' does not exist" + allowed);
     throw ConfigError(head + "folder '" + shown(folder) + "': " + std::strerror(errno) + allowed);
@@ -89,7 +66,7 @@ void check_output_path(const std::string& key, const std::string& path) {
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
-  if (!is_regular_or_missing(path)) {
+  if (!file_io::is_regular_or_missing(path)) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0) throw OutputError("cannot open '" + shown(path) + "': " + std::strerror(errno));
     try {
@@ -101,7 +78,7 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     if (::close(fd) != 0) throw OutputError("cannot write '" + shown(path) + "': " + std::strerror(errno));
     return;
   }
-  const std::string temp = folder_of(path) + "/." + base_of(path) + ".tmp" + std::to_string(::getpid());
+  const std::string temp = file_io::temporary_beside(path);
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) throw OutputError("cannot create '" + shown(temp) + "': " + std::strerror(errno));
   try {

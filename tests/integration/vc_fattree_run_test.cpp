@@ -10,22 +10,16 @@
 #include <vector>
 
 #include "tests/support/sim_helpers.hpp"
+#include "tests/support/vc_pipeline.hpp"
 
 namespace icn {
 
 using test::run_icnsim;
 using test::run_scenarios;
+using test::Pipeline;
+using test::zero_load_latency;
 
 namespace {
-
-struct Pipeline {
-  unsigned rd, va, sa, st, link, depth, flits;
-};
-
-// As in vc_run_test.cpp: creation to the tail's arrival on an idle network.
-unsigned zero_load_latency(const Pipeline& p, unsigned routers) {
-  return 1 + p.link + routers * (p.rd + p.va + p.sa + p.st + p.link) + p.flits - 1;
-}
 
 std::vector<std::string> base(const Pipeline& p, const std::string& trace) {
   return {"network.type=vc", "router.buffer_depth=" + std::to_string(p.depth), "traffic.pattern=trace",

@@ -11,31 +11,16 @@
 #include <vector>
 
 #include "tests/support/sim_helpers.hpp"
+#include "tests/support/vc_pipeline.hpp"
 
 namespace icn {
 
 using test::run_icnsim;
 using test::run_scenarios;
+using test::Pipeline;
+using test::zero_load_latency;
 
 namespace {
-
-struct Pipeline {
-  unsigned rd, va, sa, st, link, depth, flits;
-};
-
-// Packet latency of one packet crossing R routers on an idle network, from
-// the cycle it is created to the cycle its tail reaches the destination NIC,
-// written out stage by stage (docs/vc_router.md):
-//   1                       the injection queue is written in the creation cycle
-//   link                    the injection link
-//   R x (rd+va+sa+st+link)  per router: route, VC and switch allocation,
-//                           switch traversal, then the next link (the last one
-//                           is the ejection link); the buffer write shares the
-//                           arrival cycle
-//   flits - 1               the body follows the head one flit per cycle
-unsigned zero_load_latency(const Pipeline& p, unsigned routers) {
-  return 1 + p.link + routers * (p.rd + p.va + p.sa + p.st + p.link) + p.flits - 1;
-}
 
 std::vector<std::string> base(const Pipeline& p, const std::string& trace) {
   return {"network.type=vc",

@@ -1,0 +1,24 @@
+// The VC router's zero-load timing, written out stage by stage from
+// docs/vc_router.md, for tests that check the routers against it.
+#pragma once
+
+namespace icn::test {
+
+struct Pipeline {
+  unsigned rd, va, sa, st, link, depth, flits;
+};
+
+// Packet latency of one packet crossing R routers on an idle network, from
+// the cycle it is created to the cycle its tail reaches the destination NIC:
+//   1                       the injection queue is written in the creation cycle
+//   link                    the injection link
+//   R x (rd+va+sa+st+link)  per router: route, VC and switch allocation,
+//                           switch traversal, then the next link (the last one
+//                           is the ejection link); the buffer write shares the
+//                           arrival cycle
+//   flits - 1               the body follows the head one flit per cycle
+inline unsigned zero_load_latency(const Pipeline& p, unsigned routers) {
+  return 1 + p.link + routers * (p.rd + p.va + p.sa + p.st + p.link) + p.flits - 1;
+}
+
+}  // namespace icn::test
