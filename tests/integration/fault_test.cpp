@@ -165,7 +165,9 @@ TEST(Faults, HierCrossbarSpareChannelCarriesTheTrafficAndAllCutStalls) {
   EXPECT_EQ(one["result"]["verified"], true);
   EXPECT_GE(one["result"]["cycles"].get<int>(), healthy["result"]["cycles"].get<int>());
   for (const auto& l : one["congestion"]["inter_module"]) {
-    if (l["link"] == "down2.1") EXPECT_EQ(l["packets"], 0);
+    if (l["link"] == "down2.1") {
+      EXPECT_EQ(l["packets"], 0);
+    }
   }
   const auto both = run_json(hier + " --set 'network.failed_links=[down2.0, down2.1]'", 1);
   EXPECT_EQ(both["result"]["status"], "stalled");
