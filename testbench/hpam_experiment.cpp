@@ -381,8 +381,9 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   void write_expected(nlohmann::ordered_json& r) const override {
     const std::size_t b = best();
     nlohmann::ordered_json e;
-    const auto a = analytic(b);
-    e["equation"] = a ? equation() : "none";
+    const Expectation x = expectation(b);
+    const auto a = x.us;
+    e["equation"] = x.equation;
     e["analytic_us"] = a ? nlohmann::ordered_json(*a) : nlohmann::ordered_json(nullptr);
     e["observed_us"] = completed() ? nlohmann::ordered_json(trials_[b].cycles() * setup_.cycle_us())
                                    : nlohmann::ordered_json(nullptr);
@@ -390,7 +391,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
       e["difference_percent"] = 100.0 * (trials_[b].cycles() * setup_.cycle_us() - *a) / *a;
     else
       e["difference_percent"] = nullptr;
-    if (!a) e["why_none"] = why_no_equation();
+    if (!a) e["why_none"] = x.why_none;
     r["expected"] = e;
   }
 
@@ -572,35 +573,75 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   std::string shape_text(std::size_t i) const {
     return std::to_string(setup_.shapes[i].first) + "x" + std::to_string(setup_.shapes[i].second);
   }
-  std::string equation() const {
-    const bool bc = setup_.spec.collective == Collective::kBroadcast;
-    if (setup_.spec.algorithm == Algorithm::kMulticast) return bc ? "eq. (6)" : "eq. (11)";
-    return bc ? "eq. (5)" : "eq. (10)";
-  }
-  std::string why_no_equation() const {
-    if (setup_.levels[0].rows * setup_.levels[0].cols != 1)
-      return "the paper's equations for several level-1 processors (7, 8, 12-14) describe programs that relay "
-             "through level 1; this program sends from the source directly";
-    return "the paper gives no equation for destinations in both levels with one level-1 processor";
-  }
-  std::optional<double> analytic(std::size_t i) const {
-    if (setup_.levels[0].rows * setup_.levels[0].cols != 1 || setup_.spec.all_levels) return std::nullopt;
+  // The paper's equation for trial i's program, evaluated from the
+  // configuration: its name and value, or why the paper has none.
+  struct Expectation {
+    std::string equation = "none";
+    std::optional<double> us;
+    std::string why_none;
+  };
+  Expectation expectation(std::size_t i) const {
+    Expectation x;
     hpam::PaperCosts k;
     k.c1_us = setup_.send_us;
     k.copy1_us = setup_.copy_us;
     k.lambda_us = setup_.lambda_us;
     k.q = setup_.q;
-    hpam::PaperCase c;
-    c.r2 = setup_.levels[1].rows;
-    c.c2 = setup_.levels[1].cols;
-    c.p2 = setup_.shapes[i].first;
-    c.q2 = setup_.shapes[i].second;
-    c.s = static_cast<double>(setup_.spec.piece_bytes);
+    const auto& top = setup_.levels[0];
+    const auto& low = setup_.levels[1];
+    const unsigned p2 = setup_.shapes[i].first, q2 = setup_.shapes[i].second;
     const bool bc = setup_.spec.collective == Collective::kBroadcast;
-    if (setup_.spec.algorithm == Algorithm::kMulticast)
-      return bc ? hpam::eq6_multicast_broadcast(k, c) : hpam::eq11_multicast_scatter(k, c);
-    return bc ? hpam::eq5_hybrid_broadcast(k, c) : hpam::eq10_hybrid_scatter(k, c);
+    const bool multicast = setup_.spec.algorithm == Algorithm::kMulticast;
+    auto set = [&](const char* eq, double us) {
+      x.equation = eq;
+      x.us = us;
+    };
+    if (top.rows * top.cols == 1) {
+      if (setup_.spec.all_levels) {
+        x.why_none = "the paper gives no equation for destinations in both levels with one level-1 processor";
+        return x;
+      }
+      hpam::PaperCase c{low.rows, low.cols, p2, q2, static_cast<double>(setup_.spec.piece_bytes)};
+      if (multicast) set(bc ? "eq. (6)" : "eq. (11)", bc ? hpam::eq6_multicast_broadcast(k, c) : hpam::eq11_multicast_scatter(k, c));
+      else set(bc ? "eq. (5)" : "eq. (10)", bc ? hpam::eq5_hybrid_broadcast(k, c) : hpam::eq10_hybrid_scatter(k, c));
+      return x;
+    }
+    // Several level-1 processors: the relay programs of sections 3.2 and 4.2.
+    if (setup_.spec.algorithm == Algorithm::kBruteForce) {
+      x.why_none = "the paper gives no equation for the brute force with several level-1 processors";
+      return x;
+    }
+    hpam::RelayCase c;
+    c.r1 = top.rows;
+    c.c1 = top.cols;
+    c.r2 = low.rows;
+    c.c2 = low.cols;
+    c.p2 = p2;
+    c.q2 = q2;
+    c.source_row = setup_.spec.source.row;
+    c.all_levels = setup_.spec.all_levels;
+    c.s = static_cast<double>(setup_.spec.piece_bytes);
+    if (bc && !multicast) {
+      if (top.cols < 2 || low.cols < 2 || p2 != low.rows || q2 != low.cols / 2)
+        x.why_none = "eq. (7) describes the two sub-meshes r2 x c2/2 fed by two level-1 processors of one row "
+                     "(c1 >= 2); this shape or machine has no equation";
+      else
+        set("eq. (7)", hpam::eq7_relay_hybrid_broadcast(k, c));
+    } else if (bc) {
+      if (low.rows < 2 || p2 != low.rows / 2)
+        x.why_none = "eq. (8) describes the sub-meshes r2/2 x 1; this shape has no equation";
+      else
+        set("eq. (8)", hpam::eq8_relay_multicast_broadcast(k, c));
+    } else if (setup_.spec.all_levels) {
+      x.why_none = "the paper gives no equation for a scatter or gather to both levels";
+    } else if (multicast) {
+      set("eq. (14)", hpam::eq14_relay_multicast_scatter(k, c));
+    } else {
+      set(q2 <= low.cols / top.cols ? "eq. (12)" : "eq. (13)", hpam::eq12_13_relay_hybrid_scatter(k, c));
+    }
+    return x;
   }
+  std::optional<double> analytic(std::size_t i) const { return expectation(i).us; }
 
   const HpamSetup setup_;  // a copy: the setup may go before the experiment
   std::uint64_t seed_;
