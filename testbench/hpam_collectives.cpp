@@ -211,7 +211,9 @@ CollectivePlan plan_collective(const HpamGeometry& g, const CollectiveSpec& spec
       for (std::size_t b = 0; b < e.copies.size(); ++b)
         plan.sends[e.copies[b]].push_back(
             {e.copies[b], e.from, e.copy_content[b].first, e.copy_content[b].second, false, true});
-      plan.receives[e.from].push_back({e.via, e.from, e.bytes, e.tag});
+      // The merged message comes from the group (InterLevelCombiner): the
+      // senders' row of the first column below.
+      plan.receives[e.from].push_back({e.copies[0], e.from, e.bytes, e.tag});
       plan.bytes += e.bytes;
       ++plan.messages;
       continue;

@@ -195,9 +195,6 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   if (sp.algorithm == Algorithm::kMulticast && !replication)
     cfg.fail(kAlgorithm.key, "multicast needs the inter-level replication hardware (network.replication=true); "
                              "or use brute_force|hybrid");
-  if (s->synchronous && sp.collective == Collective::kGather && sp.algorithm == Algorithm::kMulticast)
-    cfg.fail(kSendProtocol.key, "synchronous sends cannot be acknowledged through the combining router (one "
-                                "message leaves for f senders): use eager, or a brute_force|hybrid gather");
   sp.piece_bytes = static_cast<std::uint64_t>(kBytes.read(cfg));
   sp.q = s->q;
   const YAML::Node src = kSource.read(cfg);
@@ -420,6 +417,15 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
     }
     h["max_messages_waiting_to_send"] = max_send_wait;
     h["max_messages_waiting_to_receive"] = max_recv_wait;
+    if (setup_.synchronous) {
+      std::uint64_t sent = 0, received = 0, awaited = 0;
+      for (const auto& n : nics_) {
+        sent += n->acks_sent();
+        received += n->acks_received();
+        awaited += n->acks_awaited();
+      }
+      h["acknowledgements"] = {{"sent", sent}, {"received", received}, {"still_awaited", awaited}};
+    }
     if (setup_.replication) {
       std::uint64_t in = 0, out = 0, stalled = 0;
       unsigned occupancy = 0;

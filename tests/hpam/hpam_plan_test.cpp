@@ -267,7 +267,7 @@ TEST(HpamPlan, RelayScatterMovesThePapersBytesThroughLevelOne) {
 
 TEST(HpamPlan, RelayMulticastGatherCombinesIntoEveryRelay) {
   // The gather reversed: each relay of the source's row receives r2 / p2
-  // merged messages from the inter-level router below it, then hands its
+  // merged messages through the combining router below it, then hands its
   // row parent everything it holds.
   const RelayMachine M;
   auto s = spec(Collective::kGather, Algorithm::kMulticast, 2, 1);
@@ -277,8 +277,11 @@ TEST(HpamPlan, RelayMulticastGatherCombinesIntoEveryRelay) {
   for (unsigned c = 0; c < M.c1; ++c) {
     const NodeId relay = M.g.node({0, M.source.row, c});
     unsigned merged = 0;
-    for (const PlannedMessage& m : plan.receives[relay])
-      if (m.src == M.g.node({0, 1, c})) ++merged;  // the bottom-row router of column c
+    for (const PlannedMessage& m : plan.receives[relay]) {
+      const Position from = M.g.position(m.src);
+      // A combined message names its group: the senders' row, first column below c.
+      if (from.level == 1 && from.col == c * M.f && from.row % 2 == 0) ++merged;
+    }
     EXPECT_EQ(merged, M.r2 / 2) << c;
   }
   std::uint64_t at_sink = 0, tag = 0;
