@@ -241,6 +241,12 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     std::uint64_t region = 0;
     for (auto [p, q] : s->shapes) region = std::max<std::uint64_t>(region, std::uint64_t{p} * q);
     biggest = sp.piece_bytes * std::max<std::uint64_t>(region, s->levels[0].rows * s->levels[0].cols * (sp.scaled ? s->q : 1));
+    // The relay's first message along the source's row: half of level 2 (and of level 1).
+    if (s->levels[0].rows * s->levels[0].cols > 1 && sp.algorithm != Algorithm::kBruteForce) {
+      const std::uint64_t half = std::uint64_t{low.rows} * low.cols / 2 +
+                                 (sp.all_levels ? std::uint64_t{s->levels[0].rows} * s->levels[0].cols / 2 * (sp.scaled ? s->q : 1) : 0);
+      biggest = std::max(biggest, sp.piece_bytes * half);
+    }
   }
   const unsigned w_min = *std::min_element(s->flit_bytes.begin(), s->flit_bytes.end());
   if (biggest / w_min >= hpam::HpamNic::kMaxFlits)

@@ -360,6 +360,10 @@ TEST(HpamRun, BadParametersAreRejectedWithOneLine) {
                   "one column wide");
   expect_rejected(run + "nic.send_protocol=rendezvous", "eager|synchronous");
   expect_rejected(run + "network.levels=[[1,1],[64,64]]", "at most 64");
+  // The relay's row message carries half of level 2: 128 pieces of 2^28 bytes.
+  expect_rejected(run + "network.levels=[[4,4],[16,16]] --set traffic.collective=scatter --set traffic.submesh=[1,1] "
+                        "--set traffic.message_bytes=268435456",
+                  "2^31 flits");
   expect_rejected(run + "network.replication=true --set network.levels=[[1,1],[32,32]] --set router.vcs=1",
                   "at most 16 branches");
 }
