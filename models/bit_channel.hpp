@@ -47,13 +47,17 @@ class BitChannel : public Link<PathBit> {
     if (path >= width()) throw std::logic_error(name_ + ": no path " + std::to_string(path));
     if (last_drive_[path] == t)
       throw std::logic_error(name_ + ": path " + std::to_string(path) + " driven twice in cycle " + std::to_string(t));
+    // A 1 after an idle clock starts something: a stream's M, or an acknowledge.
+    const bool starts = value && (last_drive_[path] == kNever || last_drive_[path] + 1 != t);
     last_drive_[path] = t;
     if (failed()) {  // a cut wire: the bit never arrives
       ++cut_bits_;
+      if (starts) note_swallowed(path);
       return;
     }
     if (!stuck_.empty() && stuck_[path] != kNotStuck) {  // a stuck-at fault: the wire reads its stuck value
       if (value != (stuck_[path] != 0)) ++flipped_[path];
+      if (starts && stuck_[path] == 0) note_swallowed(path);  // M never arrives: nobody downstream sees it
       value = stuck_[path] != 0;
     }
     send(t, PathBit{path, static_cast<std::uint8_t>(value ? 1 : 0)});
@@ -98,12 +102,28 @@ class BitChannel : public Link<PathBit> {
   }
   // Bits a stuck-at fault on `path` changed.
   std::uint64_t flipped_bits(unsigned path) const { return path < flipped_.size() ? flipped_[path] : 0; }
+  // Streams (or acknowledges) whose starting 1 a fault made vanish on `path`:
+  // cut, or stuck at 0. Where streams vanish is where a watchdog looks.
+  std::uint64_t swallowed(unsigned path) const { return path < swallowed_.size() ? swallowed_[path] : 0; }
+  std::uint64_t swallowed() const {
+    std::uint64_t n = 0;
+    for (auto v : swallowed_) n += v;
+    return n;
+  }
+  bool stuck_at(unsigned path, bool value) const {
+    return path < stuck_.size() && stuck_[path] == (value ? 1 : 0);
+  }
 
  private:
   static unsigned check(const std::string& name, unsigned width, unsigned latency) {
     if (width < 1 || latency < 1 || latency > kMaxLatency)
       throw std::invalid_argument("BitChannel " + name + ": width >= 1 and latency 1.." + std::to_string(kMaxLatency));
     return width;
+  }
+
+  void note_swallowed(unsigned path) {
+    if (swallowed_.empty()) swallowed_.assign(width(), 0);
+    ++swallowed_[path];
   }
 
   std::string name_;
@@ -113,6 +133,7 @@ class BitChannel : public Link<PathBit> {
   static constexpr std::uint8_t kNotStuck = 2;
   std::vector<std::uint8_t> stuck_;  // per path: 0, 1 or kNotStuck; empty without faults
   std::vector<std::uint64_t> flipped_;
+  std::vector<std::uint64_t> swallowed_;  // per path; empty until a fault swallows something
 };
 
 }  // namespace icn

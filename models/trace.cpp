@@ -329,8 +329,18 @@ std::string WaveformTracer::finish() {
   if (error_.empty() && !in_place_ && ::rename(work_.c_str(), path_.c_str()) != 0)
     fail("cannot replace '" + path_ + "': " + std::strerror(errno));
   if (!error_.empty() || copy_to_target_) discard();
+  for (const auto& companion : companions_) {  // each completes (or removes) its file, whatever ours did
+    const std::string why = companion();
+    if (error_.empty() && !why.empty()) error_ = why;
+  }
   finished_ = true;
   return error_;
+}
+
+std::string WaveformTracer::rtl_file_for(const std::string& file) {
+  const std::string ext = file.size() > 4 ? file.substr(file.size() - 4) : "";
+  if (ext != ".vcd" && ext != ".fst") return file;  // a device or FIFO
+  return file.substr(0, file.size() - 4) + ".rtl.vcd";
 }
 
 int bits_for(std::uint64_t max) {

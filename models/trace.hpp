@@ -44,6 +44,16 @@ class WaveformTracer {
   // FIFO (/dev/null) as it is, anything else with ".vcd" appended.
   static std::string file_for(const std::string& path);
 
+  // The file a Verilated block's own waveform is written to beside `file`
+  // (the file this tracer writes): FILE.vcd or FILE.fst -> FILE.rtl.vcd; a
+  // device or FIFO (/dev/null) is used as it is.
+  static std::string rtl_file_for(const std::string& file);
+
+  // A waveform written beside this one by another writer (a Verilated
+  // block's FILE.rtl.vcd): `finish` completes it ("" or one line) when this
+  // one finishes, and its failure fails the waveform outputs the same way.
+  void add_companion(std::function<std::string()> finish) { companions_.push_back(std::move(finish)); }
+
   // `name` is hierarchical with '.' separators; GTKWave shows it as scopes.
   void add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe);
 
@@ -90,6 +100,7 @@ class WaveformTracer {
   std::vector<std::uint32_t> last_;
   std::vector<std::uint32_t> values_;
   std::vector<std::function<std::uint32_t(Cycle)>> probes_;
+  std::vector<std::function<std::string()>> companions_;
 };
 
 // Bits needed to hold values 0..max.

@@ -108,11 +108,16 @@ void BitSerialNic::finish(StreamTransmitter& t, bool delivered, Cycle now) {
   if (counts_.size() <= t.delivery_cycle) counts_.resize(t.delivery_cycle + 1);
   if (delivered) {
     ++counts_[t.delivery_cycle].delivered;
+    // Progress on this network is a message acknowledged, not bits moving: a
+    // fault-free tree acknowledges at least one stream in every delivery cycle
+    // that sends any (a denied stream was denied by streams that got further),
+    // so a stretch without one means streams vanish where a fault took them,
+    // and the stall watchdog ends the run instead of retries until run.max_cycles.
+    engine()->note_progress();
   } else {
     ++ledger_.lost;
     ++counts_[t.delivery_cycle].lost;
   }
-  engine()->note_progress();
   if (report_sink_ != nullptr) report_sink_->report(r);
 }
 
@@ -173,7 +178,6 @@ void BitSerialNic::receive_bit(unsigned path, bool bit, Cycle now) {
   ++received_;
   ++ledger_.delivered;
   last_arrival_phase_ = std::max(last_arrival_phase_, cursor_.phase());
-  engine()->note_progress();
   if (sink_ != nullptr) {
     Delivery d;
     d.src = src;
@@ -220,7 +224,6 @@ Cycle BitSerialNic::tick(Cycle now) {
     driving = driving || t.state == StreamTransmitter::kRouting || t.state == StreamTransmitter::kMessage;
     waiting = waiting || t.state == StreamTransmitter::kAwaitAck;
   }
-  if (driving) engine()->note_progress();
   Cycle next = next_load;
   if (driving) next = std::min(next, now + 1);
   else if (waiting) next = std::min(next, now - phase + clock_.length() - 1);

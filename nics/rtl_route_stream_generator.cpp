@@ -3,11 +3,12 @@
 // Verilator's SystemC runtime expects the global names of <systemc.h>.
 #include <systemc.h>
 #include <verilated.h>
-#include <verilated_vcd_sc.h>
+#include <verilated_vcd_c.h>
 
 #include <stdexcept>
 
 #include "Vroute_stream_generator.h"
+#include "models/verilated_vcd_file.hpp"
 
 namespace icn::bitserial {
 
@@ -81,26 +82,99 @@ StreamBit RtlRouteStreamGenerator::next_bit() {
   return StreamBit{valid_.read(), bit_.read()};
 }
 
-void RtlRouteStreamGenerator::trace(VerilatedVcdSc& file, int levels) { dut_->trace(&file, levels); }
+void RtlRouteStreamGenerator::trace(VerilatedVcdC& file, int levels) { dut_->trace(&file, levels); }
+
+// Registered with the SystemC kernel, which calls cycle() at the end of every
+// time step: Verilator's VCD of the generators is dumped there, in simulated
+// time. The sc_trace_file interface's own trace() calls are for SystemC
+// signals and are not used: the Verilated models add theirs to the VCD.
+class RtlWaveform::TraceFile : public sc_core::sc_trace_file {
+ public:
+  explicit TraceFile(const std::vector<RtlRouteStreamGenerator*>& generators) : vcd_(&file_) {
+    const sc_core::sc_time second(1, sc_core::SC_SEC);
+    if (second.to_default_time_units() != 0)
+      vcd_.set_time_unit(sc_core::sc_time(1.0 / second.to_default_time_units(), sc_core::SC_SEC).to_string());
+    vcd_.set_time_resolution(sc_core::sc_get_time_resolution().to_string());
+    for (RtlRouteStreamGenerator* g : generators) g->trace(vcd_, 99);
+    sc_core::sc_get_curr_simcontext()->add_trace_file(this);
+  }
+  ~TraceFile() override { sc_core::sc_get_curr_simcontext()->remove_trace_file(this); }
+
+  void open(const std::string& path) {
+    vcd_.open(path.c_str());
+    if (!vcd_.isOpen() && file_.error().empty()) file_.close();
+  }
+  std::string finish() {
+    if (!closed_) {
+      vcd_.close();
+      closed_ = true;
+    }
+    return file_.finish();
+  }
+  void set_time_unit(double, sc_core::sc_time_unit) override {}
+  void write_comment(const std::string&) override {}
+  void trace(const unsigned int&, const std::string&, const char**) override {}
+#define ICN_IGNORED_TRACE_A(T) \
+  void trace(const T&, const std::string&) override {}
+#define ICN_IGNORED_TRACE_B(T) \
+  void trace(const T&, const std::string&, int) override {}
+  ICN_IGNORED_TRACE_A(sc_core::sc_event)
+  ICN_IGNORED_TRACE_A(sc_core::sc_time)
+  ICN_IGNORED_TRACE_A(bool)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_bit)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_logic)
+  ICN_IGNORED_TRACE_B(unsigned char)
+  ICN_IGNORED_TRACE_B(unsigned short)
+  ICN_IGNORED_TRACE_B(unsigned int)
+  ICN_IGNORED_TRACE_B(unsigned long)
+  ICN_IGNORED_TRACE_B(char)
+  ICN_IGNORED_TRACE_B(short)
+  ICN_IGNORED_TRACE_B(int)
+  ICN_IGNORED_TRACE_B(long)
+  ICN_IGNORED_TRACE_B(sc_dt::int64)
+  ICN_IGNORED_TRACE_B(sc_dt::uint64)
+  ICN_IGNORED_TRACE_A(float)
+  ICN_IGNORED_TRACE_A(double)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_int_base)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_uint_base)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_signed)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_unsigned)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_fxval)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_fxval_fast)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_fxnum)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_fxnum_fast)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_bv_base)
+  ICN_IGNORED_TRACE_A(sc_dt::sc_lv_base)
+#undef ICN_IGNORED_TRACE_A
+#undef ICN_IGNORED_TRACE_B
+
+ protected:
+  void cycle(bool delta_cycle) override {
+    if (!delta_cycle && !closed_) vcd_.dump(static_cast<std::uint64_t>(sc_core::sc_time_stamp().to_double()));
+  }
+
+ private:
+  CheckedVcdFile file_;  // declared before vcd_: the VCD writes into it until destroyed
+  VerilatedVcdC vcd_;
+  bool closed_ = false;
+};
 
 RtlWaveform::RtlWaveform(sc_core::sc_module_name name, std::string path)
     : sc_module(name), path_(std::move(path)) {
   Verilated::traceEverOn(true);
 }
 
-RtlWaveform::~RtlWaveform() { close(); }
+RtlWaveform::~RtlWaveform() = default;  // unfinished: the file's destructor removes the partial file
 
 void RtlWaveform::start_of_simulation() {
-  file_ = std::make_unique<VerilatedVcdSc>();
-  for (RtlRouteStreamGenerator* g : generators_) g->trace(*file_, 99);
-  file_->open(path_.c_str());
+  file_ = std::make_unique<TraceFile>(generators_);
+  file_->open(path_);
 }
 
-void RtlWaveform::close() {
-  if (file_) {
-    file_->close();
-    file_.reset();
-  }
+std::string RtlWaveform::finish() {
+  if (!file_) return "";
+  const std::string why = file_->finish();
+  return why.empty() ? "" : "RTL waveform " + why;
 }
 
 }  // namespace icn::bitserial

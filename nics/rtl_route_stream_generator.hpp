@@ -22,7 +22,7 @@
 #include "nics/route_stream_generator.hpp"
 
 class Vroute_stream_generator;
-class VerilatedVcdSc;
+class VerilatedVcdC;
 
 namespace icn::bitserial {
 
@@ -62,7 +62,7 @@ class RtlRouteStreamGenerator : public sc_core::sc_module, public RouteStreamGen
   StreamBit next_bit() override;
 
   // Adds this generator's signals to an RTL waveform (before it is opened).
-  void trace(VerilatedVcdSc& file, int levels);
+  void trace(VerilatedVcdC& file, int levels);
 
  private:
   sc_core::sc_signal<bool> load_;
@@ -77,20 +77,28 @@ class RtlRouteStreamGenerator : public sc_core::sc_module, public RouteStreamGen
 
 // The waveform of every RTL generator of a run, written by Verilator beside
 // the SystemC VCD. It opens when simulation starts (Verilator's SystemC tracing
-// needs an elaborated model) and closes when destroyed or closed.
+// needs an elaborated model) and is dumped at the end of every simulated time
+// step, as Verilator's own SystemC trace file would; but its file is checked
+// like every output (models/verilated_vcd_file.hpp): written beside the target,
+// put in place by finish() only if every write succeeded, and a failed write
+// is a one-line error, never Verilator's abort.
 class RtlWaveform : public sc_core::sc_module {
  public:
   RtlWaveform(sc_core::sc_module_name name, std::string path);
   ~RtlWaveform() override;
   void add(RtlRouteStreamGenerator& generator) { generators_.push_back(&generator); }
-  void close();
+  // Closes the file and puts it in place: "" on success, else one line.
+  std::string finish();
   const std::string& path() const { return path_; }
+
+  class TraceFile;  // the SystemC trace file that dumps the Verilated signals
 
  private:
   void start_of_simulation() override;
   std::string path_;
   std::vector<RtlRouteStreamGenerator*> generators_;
-  std::unique_ptr<VerilatedVcdSc> file_;
+  std::unique_ptr<TraceFile> file_;
+  std::string problem_;
 };
 
 }  // namespace icn::bitserial

@@ -263,6 +263,11 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
     check_output_path(vcd_key, vcd_file_for(p.vcd_path));
     if (!p.json_path.empty() && vcd_file_for(p.vcd_path) == p.json_path)
       throw ConfigError(vcd_key + " and " + json_key + " name the same file '" + shown(p.json_path) + "'");
+    for (const std::string& side : p.setup->waveform_side_files(vcd_file_for(p.vcd_path))) {
+      check_output_path(vcd_key + " (the RTL waveform beside it)", side);
+      if (!p.json_path.empty() && side == p.json_path)
+        throw ConfigError(vcd_key + " (the RTL waveform beside it) and " + json_key + " name the same file '" + shown(p.json_path) + "'");
+    }
   }
   check_resources(p.setup->estimate(), p);
 

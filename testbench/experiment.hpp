@@ -72,6 +72,9 @@ class ExperimentSetup {
   virtual std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) = 0;
   // A family without an estimate (memory_bytes 0) is not guarded.
   virtual ResourceEstimate estimate() const { return {}; }
+  // Files a run writes beside its waveform `waveform_file` (a Verilated
+  // block's FILE.rtl.vcd), checked with the other outputs before elaboration.
+  virtual std::vector<std::string> waveform_side_files(const std::string& waveform_file) const { return {}; }
 };
 
 // Where traffic was held when a run stopped (stall or cycle limit), for the

@@ -41,7 +41,7 @@ std::vector<ParamSpec> network_params() {
        "value of buffering bits (ignored by switches): all 0, or the last repeats the turning bit (figures 6-8)"},
       {"network.failed_links", "[]", "list of channels like nic3.up, s2_1.down0, s1_0.up, or one of those + .ack",
        "cut wires (fault injection): every path of the channel (or of its acknowledge wire) carries nothing; "
-       "streams on it are lost and retried, and the run ends at run.max_cycles if a message can never get through"},
+       "streams on it are lost and retried; if no message gets through for run.watchdog_cycles the run stops, naming where streams vanish"},
       {"network.stuck_bits", "[]", "list of CHANNEL.p<k>:0|1, CHANNEL as in network.failed_links, k < its capacity",
        "stuck-at faults (fault injection): every bit driven on path k of the channel (or of its acknowledge wire) "
        "arrives as the stuck value; misrouted, lost or corrupted messages end the run unverified"},
@@ -89,6 +89,10 @@ struct BitSerialSetup : ExperimentSetup {
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
+  std::vector<std::string> waveform_side_files(const std::string& waveform_file) const override {
+    if (!rtl_generator) return {};
+    return {WaveformTracer::rtl_file_for(waveform_file)};
+  }
 };
 
 std::string format_number(double x) {
@@ -233,7 +237,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
 class FatTreeBitSerialExperiment : public CollectiveExperiment {
  public:
   FatTreeBitSerialExperiment(sc_core::sc_module_name name, const BitSerialSetup& setup, const RunContext& ctx)
-      : CollectiveExperiment(name, ctx.engine),
+      : CollectiveExperiment(name, engine_options(ctx.engine, setup.height)),
         setup_(setup),
         shape_(setup.height, setup.capacities),
         messages_(make_messages(setup, shape_, ctx.seed)),
@@ -306,6 +310,16 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
     for (std::size_t i = 0; i < counts.size(); ++i)
       if (counts[i].sent > 0) used = i + 1;
     return used;
+  }
+
+  // A run the watchdog stopped names where the injected faults made streams vanish.
+  std::string problem() const override {
+    std::string why = CollectiveExperiment::problem();
+    if (!why.empty() && !completed()) {
+      const std::string where = network_.where_streams_vanish();
+      if (!where.empty()) why += "; streams vanish on " + where;
+    }
+    return why;
   }
 
   std::string receipts_problem() const override { return first_receipt_problem(processors_); }
@@ -448,13 +462,21 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
       if (!s.rtl_generator) return;
       clock = std::make_unique<bitserial::RtlClock>("rtl_clock", engine);
       if (ctx.tracer != nullptr) {
-        std::string path = ctx.tracer->path();
-        path.replace(path.size() - 4, 4, ".rtl.vcd");
-        waveform = std::make_unique<bitserial::RtlWaveform>("rtl_waveform", path);
+        waveform = std::make_unique<bitserial::RtlWaveform>("rtl_waveform", WaveformTracer::rtl_file_for(ctx.tracer->path()));
+        bitserial::RtlWaveform* w = waveform.get();
+        ctx.tracer->add_companion([w] { return w->finish(); });
       }
 #endif
     }
   };
+
+  // The watchdog counts acknowledged messages (BitSerialNic::finish): a
+  // fault-free tree has one in every delivery cycle that sends, so two
+  // delivery cycles without one is never a healthy run.
+  static CycleEngine::Options engine_options(CycleEngine::Options o, unsigned height) {
+    o.watchdog_cycles = std::max<Cycle>(o.watchdog_cycles, 2 * bitserial::BitSerialFatTree::delivery_cycle_length(height) + 1);
+    return o;
+  }
 
   static bitserial::BitSerialOptions options(const BitSerialSetup& s, const RunContext& ctx, RtlGenerators& rtl) {
     bitserial::BitSerialOptions o;

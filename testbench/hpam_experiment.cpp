@@ -52,6 +52,9 @@ const RealParam kCopyUs{"nic.copy_us_per_byte", "0.01", 0, 1e3, "lambda'_1/W_1: 
 const ChoiceParam kSendProtocol{"nic.send_protocol", "eager", {"eager", "synchronous"},
                                 "eager: a send ends when its tail has left the NIC; synchronous: when every "
                                 "receiver's acknowledgement (a one-flit packet) has come back (the paper's eq. 5)"};
+const RawParam kFailedLinks{"network.failed_links", "[]",
+                            "list of links like nic3.up, l1_r0_0.down1, l2_r0_3.up, l2_r1_2.east, l2_r3_3.local",
+                            "links that never carry a flit (fault injection; the watchdog names where traffic waits)"};
 
 const ChoiceParam kCollective{"traffic.collective", "broadcast", {"broadcast", "scatter", "gather"}, "the collective"};
 const ChoiceParam kAlgorithm{"traffic.algorithm", "hybrid", {"brute_force", "hybrid", "multicast"},
@@ -81,6 +84,7 @@ struct HpamSetup : ExperimentSetup {
   hpam::ReplicatorMode replicator_mode = hpam::ReplicatorMode::kLockstep;
   unsigned replicator_depth = 4;
   bool synchronous = false;  // nic.send_protocol
+  std::vector<vc::VcLinkAddress> failed_links;  // parsed once (HpamTopology::parse_link)
   double cycle_us() const { return lambda_us * flit_bytes[0] / net.link_latency; }
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
@@ -91,7 +95,8 @@ bool power_of_two(std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 std::vector<ParamSpec> network_params() {
   return {kLevels.spec(), kReplication.spec(), kReplicatorModel.spec(), kReplicatorMode.spec(),
           kReplicatorDepth.spec(), kFlitBytes.spec(), kLinkLatency.spec(), kLambdaUs.spec(), kVcs.spec(),
-          kBufferDepth.spec(), kQ.spec(), kSendUs.spec(), kCopyUs.spec(), kSendProtocol.spec()};
+          kBufferDepth.spec(), kQ.spec(), kSendUs.spec(), kCopyUs.spec(), kSendProtocol.spec(),
+          kFailedLinks.spec()};
 }
 std::vector<ParamSpec> traffic_params() {
   return {kCollective.spec(), kAlgorithm.spec(), kSubmesh.spec(), kBytes.spec(),
@@ -183,6 +188,23 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   s->send_us = kSendUs.read(cfg);
   s->copy_us = kCopyUs.read(cfg);
   s->synchronous = kSendProtocol.read(cfg) == "synchronous";
+  {
+    // Fault injection: each name parsed once into a typed link address.
+    const YAML::Node failed = kFailedLinks.read(cfg);
+    if (!failed.IsSequence()) cfg.fail(kFailedLinks.key, "expected a list of link names like nic3.up or l2_r0_1.east");
+    if (failed.size() != 0) {
+      const hpam::HpamGeometry geo(s->levels);
+      const hpam::HpamTopology topo(geo, s->net.router.vcs, replication);
+      for (const YAML::Node& item : failed) {
+        const auto address = item.IsScalar() ? topo.parse_link(item.Scalar()) : std::nullopt;
+        if (!address)
+          cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
+                                         "' is not a link of this network (nic<k>.up, or l<level>_r<row>_<col>.<port> "
+                                         "with port local|east|west|south|north|up|down<b> where a link exists)");
+        s->failed_links.push_back(*address);
+      }
+    }
+  }
 
   // Traffic.
   auto& sp = s->spec;
@@ -280,6 +302,10 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
         topo_(geo_, setup.net.router.vcs, setup.replication),
         network_("net", topo_, setup.net, CollectiveExperiment::engine_, pool_, ledger_) {
     if (setup.replication) build_replicators();
+    for (const auto& link : setup.failed_links) {
+      if (link.injection) network_.fail_injection(link.node);
+      else network_.fail_router_output(link.router, link.port);
+    }
     CollectiveExperiment::engine_.set_in_flight_probe([this] { return pool_.live(); });
     CollectiveExperiment::engine_.add(*this);
     const double cycle = setup.cycle_us();
@@ -310,6 +336,17 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   }
 
   std::uint64_t routers() const override { return geo_.nodes(); }
+
+  // A run stopped by the watchdog with traffic waiting on a failed link says
+  // which link.
+  std::string problem() const override {
+    std::string why = CollectiveExperiment::problem();
+    if (!why.empty() && !completed() && !setup_.failed_links.empty()) {
+      const std::string where = network_.stuck_at_failed_link();
+      if (!where.empty()) why += "; " + where;
+    }
+    return why;
+  }
 
   Cycle tick(Cycle now) override {
     // Synchronous sends: the next trial starts once the last acknowledgements are in.
@@ -457,6 +494,11 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
       h["combining"] = {{"messages_in", cin}, {"messages_out", cout}, {"max_stored_flits", stored}};
     }
     out["hpam"] = h;
+    if (!setup_.failed_links.empty()) {
+      std::vector<std::string> names;
+      for (const auto& l : setup_.failed_links) names.push_back(l.name);
+      out["faults"] = {{"failed_links", names}};
+    }
   }
 
  public:

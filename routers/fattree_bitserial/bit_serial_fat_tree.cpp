@@ -248,4 +248,26 @@ std::string BitSerialFatTree::gtkwave_save_file(const std::string& prefix, const
   return g.str();
 }
 
+std::string BitSerialFatTree::where_streams_vanish() const {
+  std::string where;
+  const std::string prefix = std::string(name()) + ".";
+  auto add = [&](const std::string& wire, const char* fault, std::uint64_t n, bool ack) {
+    // Named as network.failed_links and network.stuck_bits name them.
+    const std::string shown = wire.compare(0, prefix.size(), prefix) == 0 ? wire.substr(prefix.size()) : wire;
+    where += (where.empty() ? "" : ", ") + shown + " (" + fault + "): " + std::to_string(n) +
+             (ack ? " acknowledge(s)" : " stream(s)");
+  };
+  for (const BitChannel& c : channels_) {
+    if (c.swallowed() == 0) continue;
+    const bool ack = c.name().size() > 4 && c.name().compare(c.name().size() - 4, 4, ".ack") == 0;
+    if (c.failed()) {
+      add(c.name(), "cut", c.swallowed(), ack);
+      continue;
+    }
+    for (unsigned p = 0; p < c.width(); ++p)
+      if (c.swallowed(p) != 0) add(c.name() + ".p" + std::to_string(p), "stuck at 0", c.swallowed(p), ack);
+  }
+  return where;
+}
+
 }  // namespace icn::bitserial

@@ -96,6 +96,10 @@ class BitSerialFatTree : public sc_core::sc_module {
   const std::vector<Branch>& branches() const { return branches_; }
   // The channel (or acknowledge wire) with this name, e.g. "s2_1.down0.ack"; nullptr if none.
   BitChannel* channel(const std::string& name);
+  // Where injected faults made streams or acknowledges vanish, e.g.
+  // "nic3.up.p0 (stuck at 0): 12 stream(s)", "s1_1.up.ack (cut): 3
+  // acknowledge(s)"; "" if nothing vanished.
+  std::string where_streams_vanish() const;
 
  private:
   BitChannel& make_channel(const std::string& name, unsigned width);

@@ -114,13 +114,11 @@ Cycle BitSerialSwitch::tick(Cycle now) {
       in_ack_[from.port]->drive(now, from.path, true);
     });
   }
-  bool moved = false;
+  // Bits moving are not progress on this network: acknowledged messages are
+  // (BitSerialNic::finish), which is what the stall watchdog watches.
   for (unsigned port = 0; port < kPorts; ++port) {
     if (in_[port] == nullptr) continue;
-    in_[port]->receive(now, [&](std::uint32_t path, bool bit) {
-      moved = true;
-      on_bit(port, path, bit, now, phase);
-    });
+    in_[port]->receive(now, [&](std::uint32_t path, bool bit) { on_bit(port, path, bit, now, phase); });
   }
   if (phase == params_.down_decision && !held_.empty()) {
     for (const PathRef r : held_) {
@@ -146,7 +144,6 @@ Cycle BitSerialSwitch::tick(Cycle now) {
     for (const PathRef r : turned_now_) log_turn(r, inputs_[r.port][r.path].kind == InputPath::kConnected);
     turned_now_.clear();
   }
-  if (moved) engine()->note_progress();
   // Held streams keep arriving bits, but the decision clock must not be missed.
   if (!held_.empty() && phase < params_.down_decision) return cursor_.start() + params_.down_decision;
   return kNever;

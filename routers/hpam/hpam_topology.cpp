@@ -82,6 +82,31 @@ std::string HpamTopology::port_name(unsigned r, unsigned p) const {
   return "down" + std::to_string(p - down_port(r, 0));
 }
 
+std::optional<vc::VcLinkAddress> HpamTopology::parse_link(std::string_view text) const {
+  vc::VcLinkNames names;
+  names.nodes = nodes();
+  names.router_named = [this](std::string_view node) -> std::optional<unsigned> {
+    // l<L>_r<row>_<col>, every index strictly decimal (models/link_address.hpp).
+    if (node.size() < 2 || node[0] != 'l') return std::nullopt;
+    const std::size_t us1 = node.find("_r");
+    if (us1 == std::string_view::npos) return std::nullopt;
+    const std::size_t us2 = node.find('_', us1 + 2);
+    if (us2 == std::string_view::npos) return std::nullopt;
+    const auto level = parse_index(node.substr(1, us1 - 1), geo_.levels());
+    if (!level || *level < 1) return std::nullopt;
+    const LevelShape& s = geo_.level(static_cast<unsigned>(*level - 1));
+    const auto row = parse_index(node.substr(us1 + 2, us2 - us1 - 2), s.rows - 1);
+    const auto col = parse_index(node.substr(us2 + 1), s.cols - 1);
+    if (!row || !col) return std::nullopt;
+    return geo_.node({static_cast<unsigned>(*level - 1), static_cast<unsigned>(*row), static_cast<unsigned>(*col)});
+  };
+  names.router_name = [this](unsigned r) { return router_name(r); };
+  names.ports = [this](unsigned r) { return ports(r); };
+  names.port_name = [this](unsigned r, unsigned p) { return port_name(r, p); };
+  names.connected = [this](unsigned r, unsigned p) { return p == kLocal || neighbor(r, p).has_value(); };
+  return vc::parse_vc_link(text, names);
+}
+
 std::string HpamTopology::describe() const {
   std::string s = "hpam";
   for (unsigned l = 0; l < geo_.levels(); ++l)

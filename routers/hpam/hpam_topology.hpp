@@ -27,6 +27,7 @@
 #include <string>
 
 #include "routers/hpam/hpam_geometry.hpp"
+#include "routers/vc/vc_link_address.hpp"
 #include "routers/vc/vc_topology.hpp"
 
 namespace icn::hpam {
@@ -68,6 +69,18 @@ class HpamTopology : public vc::VcTopology {
   // the replicate port's input side).
   std::optional<unsigned> combine_port(unsigned r) const;
   bool replication() const { return replication_; }
+
+  // Fault injection (network.failed_links): a link named as the shared VC
+  // parser names it (routers/vc/vc_link_address.hpp), parsed once:
+  //   nic<k>.up                       processor k's injection link (k: NodeId,
+  //                                   level 1 first, row by row)
+  //   l<L>_r<row>_<col>.<port>        the output link of that router's port:
+  //                                   local (the ejection link), east, west,
+  //                                   south, north (mesh links of level L),
+  //                                   up, down<b> (inter-level links)
+  // The replication hardware's ports (replicate, combine, from_replicator)
+  // are not links of the mesh and are refused, as is a mesh edge.
+  std::optional<vc::VcLinkAddress> parse_link(std::string_view text) const;
 
  private:
   const HpamGeometry& geo_;

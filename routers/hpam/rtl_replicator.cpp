@@ -6,6 +6,7 @@
 #include "Vinter_level_replicator.h"
 #include "verilated.h"
 #include "verilated_vcd_c.h"
+#include "models/verilated_vcd_file.hpp"
 
 namespace icn::rtl {
 extern const unsigned kReplicatorDepth;
@@ -65,18 +66,30 @@ RtlReplicator::RtlReplicator(unsigned branches, ReplicatorMode mode, unsigned de
 }
 
 RtlReplicator::~RtlReplicator() {
-  if (vcd_) vcd_->close();
+  finish_trace();
   if (dut_) dut_->final();
 }
 
+std::string RtlReplicator::finish_trace() {
+  if (!vcd_) return "";
+  vcd_->close();
+  vcd_.reset();
+  const std::string why = vcd_file_->finish();
+  vcd_file_.reset();
+  return why.empty() ? "" : "replicator RTL waveform " + why;
+}
+
 void RtlReplicator::trace(const std::string& path, std::function<std::uint64_t()> now_ps, std::uint64_t period_ps) {
-  if (vcd_) vcd_->close();
-  vcd_ = std::make_unique<VerilatedVcdC>();
+  finish_trace();
+  vcd_file_ = std::make_unique<CheckedVcdFile>();
+  vcd_ = std::make_unique<VerilatedVcdC>(vcd_file_.get());
   dut_->trace(vcd_.get(), 99);
   vcd_->open(path.c_str());
   if (!vcd_->isOpen()) {
+    const std::string why = vcd_file_->error();
     vcd_.reset();
-    throw std::runtime_error("replicator: cannot write the RTL waveform " + path);
+    vcd_file_.reset();
+    throw std::runtime_error("replicator: cannot write the RTL waveform " + path + (why.empty() ? "" : ": " + why));
   }
   now_ps_ = std::move(now_ps);
   period_ps_ = period_ps < 2 ? 2 : period_ps;

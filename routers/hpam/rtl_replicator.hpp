@@ -19,6 +19,9 @@
 class Vinter_level_replicator;
 class VerilatedContext;
 class VerilatedVcdC;
+namespace icn {
+class CheckedVcdFile;
+}
 
 namespace icn::hpam {
 
@@ -44,7 +47,13 @@ class RtlReplicator : public ReplicatorCore {
   // the current simulated time in picoseconds (a router passes its engine's
   // clock so the dump lines up with the SystemC waveform); without it the
   // replicator counts its own cycles, 1 ns each.
+  // The file is written like every output (models/verilated_vcd_file.hpp):
+  // beside the target until finish_trace() (or destruction) puts it in place;
+  // a failed write never aborts, it makes finish_trace() return one line.
+  // Throws std::runtime_error if the file cannot be created.
   void trace(const std::string& path, std::function<std::uint64_t()> now_ps = {}, std::uint64_t period_ps = 1000);
+  // Closes the waveform: "" if every write succeeded, else one line.
+  std::string finish_trace();
 
  private:
   void dump(std::uint64_t t);
@@ -53,6 +62,7 @@ class RtlReplicator : public ReplicatorCore {
   unsigned depth_;
   std::unique_ptr<VerilatedContext> context_;
   std::unique_ptr<Vinter_level_replicator> dut_;
+  std::unique_ptr<CheckedVcdFile> vcd_file_;  // outlives vcd_, which writes into it
   std::unique_ptr<VerilatedVcdC> vcd_;
   std::function<std::uint64_t()> now_ps_;
   std::uint64_t period_ps_ = 1000;

@@ -35,6 +35,9 @@ struct VcLinkNames {
   std::uint64_t nodes = 0;
   // The router whose name is "r" + the indices joined by '_', or nullopt.
   std::function<std::optional<unsigned>(const std::vector<std::uint64_t>&)> router_of;
+  // A family whose routers are named otherwise (HPAM's l<level>_r<row>_<col>)
+  // parses the router part itself; when set, router_of is not used.
+  std::function<std::optional<unsigned>(std::string_view)> router_named;
   std::function<std::string(unsigned)> router_name;
   std::function<unsigned(unsigned)> ports;
   std::function<std::string(unsigned, unsigned)> port_name;
@@ -55,18 +58,23 @@ inline std::optional<VcLinkAddress> parse_vc_link(std::string_view text, const V
     a.node = static_cast<unsigned>(*k);
     return a;
   }
-  if (node.size() < 2 || node[0] != 'r') return std::nullopt;
-  std::vector<std::uint64_t> indices;
-  std::string_view rest = node.substr(1);
-  while (true) {
-    const std::size_t us = rest.find('_');
-    const auto v = parse_index(rest.substr(0, us), std::uint64_t{1} << 32);
-    if (!v || indices.size() >= 8) return std::nullopt;
-    indices.push_back(*v);
-    if (us == std::string_view::npos) break;
-    rest = rest.substr(us + 1);
+  std::optional<unsigned> r;
+  if (names.router_named) {
+    r = names.router_named(node);
+  } else {
+    if (node.size() < 2 || node[0] != 'r') return std::nullopt;
+    std::vector<std::uint64_t> indices;
+    std::string_view rest = node.substr(1);
+    while (true) {
+      const std::size_t us = rest.find('_');
+      const auto v = parse_index(rest.substr(0, us), std::uint64_t{1} << 32);
+      if (!v || indices.size() >= 8) return std::nullopt;
+      indices.push_back(*v);
+      if (us == std::string_view::npos) break;
+      rest = rest.substr(us + 1);
+    }
+    r = names.router_of(indices);
   }
-  const auto r = names.router_of(indices);
   if (!r || names.router_name(*r) != node) return std::nullopt;
   for (unsigned p = 0; p < names.ports(*r); ++p) {
     if (names.port_name(*r, p) != port) continue;

@@ -123,7 +123,10 @@ BAD_VALUES = [
     "!!binary aGVsbG8=", "!tag x", "? x", "|\n  x", "x\ny", "\x1b[31mred\x1b[0m", "\u202ereversed", "\u00e9t\u00e9",
     "a" * 5000, "[" * 300 + "]" * 300, "cbft", "ebft", "constant", "doubling", "best", "favourable", "even",
     "random", "pairs", "permutation", "all_to_one", "broadcast", "total_exchange", "line_broadcast", "none",
-    "torus", "ibt", "fattree_packet", "fattree_bitserial", "[nic0.up]", "[0.x+]", "[r1_0.up]", "auto", "1MiB",
+    "torus", "ibt", "fattree_packet", "fattree_bitserial", "crossbar", "hier_crossbar", "vc", "hpam", "mesh", "fattree",
+    "[[1, 1], [4, 4]]", "[[2, 2], [4, 8]]", "[[1, 1], [2, 2], [2, 8]]", "[[1, 1], [4, 64]]", "[0, 0, 1]", "[2, 1]",
+    "rtl", "behavioral", "synchronous", "buffered", "multicast", "hybrid", "brute_force", "scatter", "gather",
+    "[nic0.up]", "[0.x+]", "[r1_0.up]", "[l2_r0_1.south]", "[l1_r0_0.down0]", "[l1_r0_0.replicate]", "auto", "1MiB",
     "/nonexistent/out", "/dev/full", "/proc/x",
 ]
 

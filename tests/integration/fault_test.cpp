@@ -3,6 +3,7 @@
 // never a crash and never a "verified" run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -36,40 +37,77 @@ TEST(Faults, TorusStallIsNamedAndHasNoDifferenceFromThePaper) {
   EXPECT_TRUE(j["result"]["expected"]["difference"].is_null());
 }
 
-TEST(Faults, BitSerialCutDataWireLosesMessagesUntilTheCycleLimit) {
+// Bit-serial trees: a message whose streams vanish on a cut or stuck wire is
+// retried (greedy routing), but a fault-free tree acknowledges at least one
+// stream in every delivery cycle that sends any, so once nothing is
+// acknowledged for run.watchdog_cycles the watchdog stops the run, long before
+// run.max_cycles, and names the wire where the streams vanished.
+TEST(Faults, BitSerialCutDataWireStopsTheRunAtTheWatchdogNamingTheWire) {
   const auto j = run_json("run " + kScenarios + "fattree_bitserial_doubling64_random.yaml"
-                          " --set 'network.failed_links=[nic3.up]' --set run.max_cycles=100000", 1);
-  EXPECT_EQ(j["result"]["status"], "cycle_limit");
+                          " --set 'network.failed_links=[nic3.up]' --set run.max_cycles=10000000", 1);
+  EXPECT_EQ(j["result"]["status"], "stalled");
   EXPECT_EQ(j["result"]["verified"], false);
   EXPECT_GT(j["result"]["messages"]["lost"].get<int>(), 0);
+  EXPECT_LT(j["sim"]["simulated_cycles"].get<double>(), 1e6);
   EXPECT_TRUE(j["result"]["expected"]["meets_lower_bound"].is_null());
-  EXPECT_NE(j["result"]["problem"].get<std::string>().find("pe3"), std::string::npos);
+  const std::string problem = j["result"]["problem"].get<std::string>();
+  EXPECT_NE(problem.find("pe3"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("streams vanish on nic3.up (cut)"), std::string::npos) << problem;
 }
 
 TEST(Faults, BitSerialCutAcknowledgeWireMakesSendersRetryDeliveredMessages) {
   // The receiver gets the stream but the sender never hears of it: it counts
-  // the message lost and sends it again, so the receiver sees duplicates.
+  // the message lost and sends it again, so the receiver sees duplicates; the
+  // watchdog names the acknowledge wire where the acknowledges vanish.
   const auto j = run_json("run " + kScenarios + "fattree_bitserial_doubling64_random.yaml"
-                          " --set 'network.failed_links=[s1_1.up.ack]' --set run.max_cycles=100000", 1);
+                          " --set 'network.failed_links=[s1_1.up.ack]' --set run.max_cycles=10000000", 1);
   EXPECT_EQ(j["result"]["verified"], false);
+  EXPECT_EQ(j["result"]["status"], "stalled");
   EXPECT_GT(j["result"]["messages"]["lost"].get<int>(), 0);
+  const std::string problem = j["result"]["problem"].get<std::string>();
+  EXPECT_NE(problem.find("s1_1.up.ack (cut)"), std::string::npos) << problem;
+  EXPECT_NE(problem.find("acknowledge(s)"), std::string::npos) << problem;
 }
 
 // Stuck-at faults on a data path of a 16-processor tree (H = 4), permutation traffic.
 const std::string kBitSerial16 = "run /dev/null --set network.type=fattree_bitserial --set network.processors=16";
 
-TEST(Faults, BitSerialStuckAtZeroHidesTheMessageBitAndMessagesAreLostUntilTheCycleLimit) {
+TEST(Faults, BitSerialStuckAtZeroHidesTheMessageBitAndTheWatchdogNamesTheWire) {
   // M = 1 arrives as 0: the switch never sees a stream start, no acknowledge
-  // comes back, and processor 3 retries its message until run.max_cycles.
-  const auto j = run_json(kBitSerial16 + " --set 'network.stuck_bits=[nic3.up.p0:0]' --set run.max_cycles=20000", 1);
-  EXPECT_EQ(j["result"]["status"], "cycle_limit");
+  // comes back, and processor 3 retries its message until the watchdog, with
+  // no acknowledged message for run.watchdog_cycles, stops the run.
+  const auto j = run_json(kBitSerial16 + " --set 'network.stuck_bits=[nic3.up.p0:0]' --set run.max_cycles=10000000"
+                          " --set run.watchdog_cycles=5000", 1);
+  EXPECT_EQ(j["result"]["status"], "stalled");
   EXPECT_EQ(j["result"]["verified"], false);
   EXPECT_GT(j["result"]["messages"]["lost"].get<int>(), 0);
   EXPECT_EQ(j["result"]["messages"]["lost"], j["result"]["messages"]["retried"]);
   EXPECT_EQ(j["result"]["messages"]["delivered"], 15);  // everybody else's message
-  EXPECT_NE(j["result"]["problem"].get<std::string>().find("pe3"), std::string::npos);
+  // Every stream sent and not delivered vanished on the wire (the last one
+  // still in flight when the watchdog fired), and nothing else did.
+  const std::string problem = j["result"]["problem"].get<std::string>();
+  EXPECT_NE(problem.find("pe3"), std::string::npos) << problem;
+  const int vanished = j["result"]["messages"]["sent"].get<int>() - j["result"]["messages"]["delivered"].get<int>();
+  const std::string wire = "streams vanish on nic3.up.p0 (stuck at 0): " + std::to_string(vanished) + " stream(s)";
+  EXPECT_NE(problem.find(wire), std::string::npos) << problem;
+  // The run ended within a watchdog period (plus a delivery cycle) of the last acknowledge.
+  const int last_cycle = j["sim"]["simulated_cycles"].get<int>();
+  EXPECT_LE(last_cycle, j["result"]["cycles"].get<int>() + 5000 + j["result"]["delivery_cycle_length"].get<int>());
   EXPECT_EQ(j["faults"]["stuck_bits"][0]["wire"], "nic3.up.p0");
   EXPECT_GT(j["faults"]["stuck_bits"][0]["bits_changed"].get<int>(), 0);
+}
+
+TEST(Faults, BitSerialHealthyTreesAcknowledgeAMessageInEveryDeliveryCycle) {
+  // The watchdog's premise: with run.watchdog_cycles as small as it may be
+  // (two delivery cycles), no fault-free run is stopped, whatever the traffic,
+  // contention (all to one: one stream gets through per delivery cycle) included.
+  for (const char* traffic : {"traffic.pattern=permutation", "traffic.pattern=all_to_one", "traffic.pattern=random",
+                              "traffic.pattern=random --set traffic.load_factor=4"}) {
+    SCOPED_TRACE(traffic);
+    const auto j = run_json(kBitSerial16 + " --set " + traffic + " --set run.watchdog_cycles=1", 0);
+    EXPECT_EQ(j["result"]["status"], "completed");
+    EXPECT_EQ(j["result"]["verified"], true);
+  }
 }
 
 TEST(Faults, BitSerialStuckAtOneMisdeliversACorruptedMessage) {
@@ -126,8 +164,9 @@ TEST(Faults, HierCrossbarSpareChannelCarriesTheTrafficAndAllCutStalls) {
   const auto one = run_json(hier + " --set 'network.failed_links=[down2.1]'", 0);
   EXPECT_EQ(one["result"]["verified"], true);
   EXPECT_GE(one["result"]["cycles"].get<int>(), healthy["result"]["cycles"].get<int>());
-  for (const auto& l : one["congestion"]["inter_module"])
+  for (const auto& l : one["congestion"]["inter_module"]) {
     if (l["link"] == "down2.1") EXPECT_EQ(l["packets"], 0);
+  }
   const auto both = run_json(hier + " --set 'network.failed_links=[down2.0, down2.1]'", 1);
   EXPECT_EQ(both["result"]["status"], "stalled");
   EXPECT_EQ(both["result"]["verified"], false);
@@ -138,6 +177,66 @@ TEST(Faults, HierCrossbarSpareChannelCarriesTheTrafficAndAllCutStalls) {
     EXPECT_NE(r.err.find("network.failed_links"), std::string::npos) << bad;
   }
   EXPECT_EQ(run_icnsim("run /dev/null --set network.type=crossbar --set 'network.failed_links=[up0.0]'").exit_code, 2);
+}
+
+// HPAM (Ben Miled et al.): the default machine is one level-1 processor over a
+// 4x4 level 2, broadcasting from (0,0)_1 to every level-2 processor. With a
+// link the broadcast needs cut, the run stalls and the watchdog names the link.
+const std::string kHpam = "run /dev/null --set network.type=hpam";
+
+TEST(Faults, HpamCutLinkStallsAndTheWatchdogNamesIt) {
+  const struct {
+    const char* link;
+    const char* where;
+  } cases[] = {
+      {"l1_r0_0.down0", "l1_r0_0 input local vc0 waits on the failed link l1_r0_0.down0"},  // inter-level, down
+      {"l2_r0_1.south", "waits on the failed link l2_r0_1.south"},                           // a level-2 mesh link
+      {"nic0.up", "behind the failed link nic0.up"},                                        // the source's injection
+      {"l2_r3_3.local", "waits on the failed link l2_r3_3.local"},                           // an ejection link
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.link);
+    for (const char* algorithm : {"brute_force", "hybrid"}) {
+      SCOPED_TRACE(algorithm);
+      const auto j = run_json(kHpam + " --set traffic.algorithm=" + algorithm + " --set 'network.failed_links=[" + c.link + "]'", 1);
+      EXPECT_EQ(j["result"]["status"], "stalled");
+      EXPECT_EQ(j["result"]["verified"], false);
+      EXPECT_TRUE(j["result"]["expected"]["observed_us"].is_null());
+      EXPECT_TRUE(j["result"]["expected"]["difference_percent"].is_null());
+      EXPECT_EQ(j["faults"]["failed_links"][0], c.link);
+      const std::string problem = j["result"]["problem"].get<std::string>();
+      if (std::string(algorithm) == "brute_force" || std::string(c.link) != "l2_r0_1.south") {
+        EXPECT_NE(problem.find(c.where), std::string::npos) << problem;
+      } else {
+        EXPECT_NE(problem.find("failed link"), std::string::npos) << problem;
+      }
+    }
+  }
+}
+
+TEST(Faults, HpamLinkNoMessageCrossesLeavesTheRunVerified) {
+  // X-Y routing from level 1 down the columns never goes north in level 2
+  // (eager sends: no acknowledgements come back).
+  const auto healthy = run_json(kHpam + " --set traffic.algorithm=brute_force", 0);
+  const auto j = run_json(kHpam + " --set traffic.algorithm=brute_force --set 'network.failed_links=[l2_r3_3.north]'", 0);
+  EXPECT_EQ(j["result"]["verified"], true);
+  EXPECT_EQ(j["result"]["cycles"], healthy["result"]["cycles"]);
+  EXPECT_EQ(j["faults"]["failed_links"][0], "l2_r3_3.north");
+}
+
+TEST(Faults, HpamBadLinkNamesExitTwoWithOneLine) {
+  for (const char* bad : {"l1_r0_0.east", "l1_r0_0.up", "l2_r0_0.north", "l2_r4_0.local", "l3_r0_0.local", "l0_r0_0.local",
+                          "l2_r3_0.down0", "l2_r01_0.south", "l2_r+1_0.south", "nic17.up", "nic01.up", "r0_0.x+",
+                          "l1_r0_0.replicate", "l2_r0_0"}) {
+    const CommandResult r = run_icnsim(kHpam + " --set 'network.failed_links=[" + std::string(bad) + "]'");
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("network.failed_links"), std::string::npos) << bad;
+    EXPECT_NE(r.err.find(std::string("'") + bad + "' is not a link"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  const CommandResult replication = run_icnsim(kHpam + " --set network.replication=true --set 'network.failed_links=[l1_r0_0.replicate]'");
+  EXPECT_EQ(replication.exit_code, 2) << replication.err;
+  EXPECT_EQ(run_icnsim(kHpam + " --set network.failed_links=l2_r0_0.south").exit_code, 2);
 }
 
 TEST(Faults, NamesThatOnceCrashedTheLookupAreRejected) {

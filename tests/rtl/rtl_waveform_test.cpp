@@ -1,0 +1,126 @@
+// The Verilated blocks' waveforms (FILE.rtl.vcd beside --vcd FILE, and the
+// replicator's trace) are outputs like the JSON and the SystemC VCD: their path
+// is checked before elaboration, their writes and close are checked, a failure
+// is one line and exit 2 (never Verilator's abort), and a finished file is
+// complete and in place, with no temporary file left beside it.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "routers/hpam/rtl_replicator.hpp"
+#include "tests/support/sim_helpers.hpp"
+
+namespace icn::test {
+namespace {
+
+const std::string kScenario =
+    std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/fattree_bitserial_8_waveform.yaml --set nic.generator=rtl";
+
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (const dirent* e = ::readdir(d))
+      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.push_back(e->d_name);  // hidden ones too
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A folder of its own (the scratch folder also holds the command's output).
+std::string output_dir() {
+  const std::string dir = scratch_dir() + "/outputs";
+  ::mkdir(dir.c_str(), 0755);
+  return dir;
+}
+
+// The last "#<time>" line of a VCD.
+std::uint64_t last_time(const std::string& vcd) {
+  std::uint64_t t = 0;
+  std::size_t pos = 0;
+  while ((pos = vcd.find("\n#", pos)) != std::string::npos) {
+    ++pos;
+    t = std::stoull(vcd.substr(pos + 1, vcd.find('\n', pos) - pos - 1));
+  }
+  return t;
+}
+
+TEST(RtlWaveform, IsWrittenBesideTheVcdWholeAndInPlace) {
+  const std::string dir = output_dir();
+  const CommandResult r = run_icnsim("run " + kScenario + " --quiet --vcd " + dir + "/b.vcd --json " + dir + "/b.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"b.gtkw", "b.json", "b.rtl.vcd", "b.vcd"}));  // no temporary left
+  std::ifstream json_in(dir + "/b.json");
+  const auto j = nlohmann::json::parse(json_in);
+  const std::string rtl = read_file(dir + "/b.rtl.vcd");
+  EXPECT_NE(rtl.find("route_stream_generator"), std::string::npos);
+  EXPECT_NE(rtl.find("$timescale 1ps $end"), std::string::npos);
+  // The whole run is in the file (it was once cut off at Verilator's last
+  // buffer): the RTL clock's edges fall half a period after each cycle, up
+  // to the last one the engine evaluated (1 ns = 1000 ps per cycle).
+  EXPECT_GE(last_time(rtl), 1000 * j["sim"]["simulated_cycles"].get<std::uint64_t>());
+}
+
+TEST(RtlWaveform, PathIsCheckedBeforeElaboration) {
+  const std::string dir = output_dir();
+  ASSERT_EQ(::mkdir((dir + "/b.rtl.vcd").c_str(), 0755), 0);
+  expect_rejected("run " + kScenario + " --vcd " + dir + "/b.vcd", "the RTL waveform beside it");
+  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"b.rtl.vcd"}));  // nothing was written
+  // Without the RTL generator no such file is written, so nothing is in the way.
+  const CommandResult behavioural = run_icnsim("run " + std::string(ICNSIM_SOURCE_DIR) +
+                                               "/testbench/scenarios/fattree_bitserial_8_waveform.yaml --quiet --vcd " +
+                                               dir + "/b.vcd");
+  EXPECT_EQ(behavioural.exit_code, 0) << behavioural.err;
+}
+
+TEST(RtlWaveform, AFullDeviceIsOneLineAndExitTwoNotAnAbort) {
+  const CommandResult r = run_icnsim("run " + kScenario + " --quiet --vcd /dev/full");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("waveform"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(ReplicatorWaveform, AFailedWriteIsReportedNotAborted) {
+  hpam::RtlReplicator rtl(4, hpam::ReplicatorMode::kBuffered, 4);
+  rtl.trace("/dev/full");
+  hpam::ReplicatorInputs in;
+  in.in_valid = true;
+  in.in_mask = 0xf;
+  in.out_ready = 0x5;
+  for (int t = 0; t < 20000; ++t) {  // far more than Verilator buffers before writing
+    in.in.data = static_cast<std::uint64_t>(t) * 0x9e3779b97f4a7c15ull;
+    rtl.cycle(in);
+  }
+  const std::string why = rtl.finish_trace();
+  EXPECT_NE(why.find("/dev/full"), std::string::npos) << why;
+  EXPECT_NE(why.find("write failed"), std::string::npos) << why;
+  EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+}
+
+TEST(ReplicatorWaveform, AFinishedFileIsInPlaceAndAnUncreatableOneThrows) {
+  const std::string dir = output_dir();
+  {
+    hpam::RtlReplicator rtl(2, hpam::ReplicatorMode::kLockstep, 0);
+    rtl.trace(dir + "/r.vcd");
+    hpam::ReplicatorInputs in;
+    in.out_ready = 3;
+    for (int t = 0; t < 10; ++t) rtl.cycle(in);
+    EXPECT_EQ(files_in(dir).size(), 1u);  // only the temporary file while it is written
+    EXPECT_EQ(rtl.finish_trace(), "");
+  }
+  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"r.vcd"}));
+  EXPECT_NE(read_file(dir + "/r.vcd").find("in_ready_o"), std::string::npos);
+  hpam::RtlReplicator rtl(2, hpam::ReplicatorMode::kLockstep, 0);
+  EXPECT_THROW(rtl.trace(dir + "/missing/r.vcd"), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace icn::test
