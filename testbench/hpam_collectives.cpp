@@ -1,5 +1,7 @@
 #include "testbench/hpam_collectives.hpp"
 
+#include <algorithm>
+
 namespace icn::hpam {
 
 namespace {
@@ -74,52 +76,99 @@ class Planner {
           if (n != src_) direct(n);
       return edges_;
     }
-    if (s_.algorithm == Algorithm::kMulticast) {
-      // One replicated message per row block and bottom-row router of level 1.
-      const unsigned f = low.cols / top.cols;
-      std::vector<NodeId> roots;
-      for (unsigned i = 0; i < low.rows / s_.p2; ++i)
-        for (unsigned j = 0; j < top.cols; ++j) {
-          Edge e{src_, g_.node({1, i * s_.p2, j * f}), 0, 0, {}, {}, kNoNode};
-          e.via = g_.node({0, top.rows - 1, j});
-          for (unsigned b = 0; b < f; ++b) {
-            e.copies.push_back(g_.node({1, i * s_.p2, j * f + b}));
-            Edge own{src_, e.copies.back(), 0, 0, {}, {}, kNoNode};
-            for (unsigned a = 0; a < s_.p2; ++a) {
-              add_to_region(e, g_.node({1, i * s_.p2 + a, j * f + b}));
-              add_to_region(own, g_.node({1, i * s_.p2 + a, j * f + b}));
-            }
-            e.copy_content.push_back({own.bytes, own.tag});
-          }
-          edges_.push_back(e);
-          roots.insert(roots.end(), e.copies.begin(), e.copies.end());
-        }
-      for (NodeId root : roots) {
-        const Position r = g_.position(root);
-        tree(1, r.row, r.col, 0, 0, 0, 0, s_.p2, 1);
-      }
-      if (s_.all_levels) tree(0, 0, 0, s_.source.row, s_.source.col, 0, 0, top.rows, top.cols);
-      return edges_;
-    }
-    // Hybrid: the source serves every sub-mesh root, then each root its sub-mesh.
-    std::vector<std::size_t> roots;
-    for (unsigned i = 0; i < low.rows / s_.p2; ++i)
-      for (unsigned j = 0; j < low.cols / s_.q2; ++j) {
-        Edge e{src_, g_.node({1, i * s_.p2, j * s_.q2}), 0, 0, {}, {}, kNoNode};
-        for (unsigned a = 0; a < s_.p2; ++a)
-          for (unsigned b = 0; b < s_.q2; ++b) add_to_region(e, g_.node({1, i * s_.p2 + a, j * s_.q2 + b}));
-        edges_.push_back(e);
-        roots.push_back(edges_.size() - 1);
-      }
-    for (std::size_t k : roots) {
-      const Position r = g_.position(edges_[k].to);
-      tree(1, r.row, r.col, 0, 0, 0, 0, s_.p2, s_.q2);
-    }
-    if (s_.all_levels) tree(0, 0, 0, s_.source.row, s_.source.col, 0, 0, top.rows, top.cols);
+    // Hybrid and multicast relay through the source's row of level 1
+    // (sections 3.2, 4.2); with one level-1 processor the relay is the
+    // source alone (sections 3.1, 4.1).
+    relay(0, top.cols);
     return edges_;
   }
 
  private:
+  unsigned f() const { return g_.level(1).cols / g_.level(0).cols; }
+  // Processors of the source's row that feed level 2: all c1 of them when a
+  // sub-mesh is at most f columns wide (the paper's case a; always for
+  // multicast), else one per q2-wide block of level 2 (case b: c2 / q2).
+  unsigned relays() const {
+    const unsigned c1 = g_.level(0).cols;
+    if (s_.algorithm == Algorithm::kMulticast) return c1;
+    return std::min(c1, g_.level(1).cols / s_.q2);
+  }
+  // Virtual column v of the source's row (the tree is rooted at the source:
+  // physical column = source column XOR v).
+  NodeId row_node(unsigned v) const { return g_.node({0, s_.source.row, s_.source.col ^ v}); }
+  unsigned phys_col(unsigned v) const { return s_.source.col ^ v; }
+
+  // The relay of the source's row: the processor at virtual column vc holds
+  // the data of `width` columns of level 1 (and of the level-2 columns below
+  // them). It first hands the far halves to their relays (halving down to
+  // one relay's share), then feeds its own part of level 2 through its
+  // inter-level links, then (destinations=all) runs the level-1 tree over its
+  // share of level 1.
+  void relay(unsigned vc, unsigned width) {
+    const LevelShape top = g_.level(0);
+    const unsigned unit = top.cols / relays();
+    const NodeId me = row_node(vc);
+    for (unsigned half = width / 2; half >= unit; half /= 2) {
+      Edge e{me, row_node(vc + half), 0, 0, {}, {}, kNoNode};
+      // Physical columns of virtual [vc + half, vc + 2 half): an aligned block.
+      const unsigned x0 = phys_col(vc + half) & ~(half - 1);
+      if (s_.all_levels)
+        for (unsigned r = 0; r < top.rows; ++r)
+          for (unsigned c = x0; c < x0 + half; ++c) add_to_region(e, g_.node({0, r, c}));
+      for (unsigned r = 0; r < g_.level(1).rows; ++r)
+        for (unsigned c = x0 * f(); c < (x0 + half) * f(); ++c) add_to_region(e, g_.node({1, r, c}));
+      edges_.push_back(e);
+      relay(vc + half, half);
+    }
+    serve(me, phys_col(vc), unit);
+    if (s_.all_levels) tree(0, 0, 0, s_.source.row, s_.source.col, 0, vc, top.rows, unit);
+  }
+
+  // The inter-level sends of the relay at physical column x, whose share is
+  // the `unit` level-1 columns of its aligned block and the level-2 columns
+  // below them; each sub-mesh root is in the column right below x.
+  void serve(NodeId me, unsigned x, unsigned unit) {
+    const LevelShape top = g_.level(0), low = g_.level(1);
+    const unsigned x0 = x & ~(unit - 1);
+    if (s_.algorithm == Algorithm::kMulticast) {
+      // One replicated message per row block through the replicator below x.
+      std::vector<NodeId> roots;
+      for (unsigned i = 0; i < low.rows / s_.p2; ++i) {
+        Edge e{me, g_.node({1, i * s_.p2, x * f()}), 0, 0, {}, {}, kNoNode};
+        e.via = g_.node({0, top.rows - 1, x});
+        for (unsigned b = 0; b < f(); ++b) {
+          e.copies.push_back(g_.node({1, i * s_.p2, x * f() + b}));
+          Edge own{me, e.copies.back(), 0, 0, {}, {}, kNoNode};
+          for (unsigned a = 0; a < s_.p2; ++a) {
+            add_to_region(e, g_.node({1, i * s_.p2 + a, x * f() + b}));
+            add_to_region(own, g_.node({1, i * s_.p2 + a, x * f() + b}));
+          }
+          e.copy_content.push_back({own.bytes, own.tag});
+        }
+        edges_.push_back(e);
+        roots.insert(roots.end(), e.copies.begin(), e.copies.end());
+      }
+      for (NodeId root : roots) {
+        const Position r = g_.position(root);
+        tree(1, r.row, r.col, 0, 0, 0, 0, s_.p2, 1);
+      }
+      return;
+    }
+    // Hybrid: the relay serves every sub-mesh root of its share in turn, then
+    // each root its sub-mesh.
+    const unsigned offset = (x * f()) % s_.q2;  // the root's column within its block
+    std::vector<std::pair<NodeId, Position>> roots;  // root, block corner
+    for (unsigned i = 0; i < low.rows / s_.p2; ++i)
+      for (unsigned c0 = x0 * f(); c0 < (x0 + unit) * f(); c0 += s_.q2) {
+        Edge e{me, g_.node({1, i * s_.p2, c0 + offset}), 0, 0, {}, {}, kNoNode};
+        for (unsigned a = 0; a < s_.p2; ++a)
+          for (unsigned b = 0; b < s_.q2; ++b) add_to_region(e, g_.node({1, i * s_.p2 + a, c0 + b}));
+        edges_.push_back(e);
+        roots.push_back({e.to, {1, i * s_.p2, c0}});
+      }
+    for (const auto& [root, corner] : roots) tree(1, corner.row, corner.col, 0, offset, 0, 0, s_.p2, s_.q2);
+  }
+
   void direct(NodeId n) {
     Edge e{src_, n, 0, 0, {}, {}, kNoNode};
     add_to_region(e, n);
@@ -162,7 +211,9 @@ CollectivePlan plan_collective(const HpamGeometry& g, const CollectiveSpec& spec
       for (std::size_t b = 0; b < e.copies.size(); ++b)
         plan.sends[e.copies[b]].push_back(
             {e.copies[b], e.from, e.copy_content[b].first, e.copy_content[b].second, false, true});
-      plan.receives[e.from].push_back({e.via, e.from, e.bytes, e.tag});
+      // The merged message comes from the group (InterLevelCombiner): the
+      // senders' row of the first column below.
+      plan.receives[e.from].push_back({e.copies[0], e.from, e.bytes, e.tag});
       plan.bytes += e.bytes;
       ++plan.messages;
       continue;

@@ -217,9 +217,6 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   if (sp.algorithm == Algorithm::kMulticast && !replication)
     cfg.fail(kAlgorithm.key, "multicast needs the inter-level replication hardware (network.replication=true); "
                              "or use brute_force|hybrid");
-  if (s->synchronous && sp.collective == Collective::kGather && sp.algorithm == Algorithm::kMulticast)
-    cfg.fail(kSendProtocol.key, "synchronous sends cannot be acknowledged through the combining router (one "
-                                "message leaves for f senders): use eager, or a brute_force|hybrid gather");
   sp.piece_bytes = static_cast<std::uint64_t>(kBytes.read(cfg));
   sp.q = s->q;
   const YAML::Node src = kSource.read(cfg);
@@ -266,6 +263,12 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     std::uint64_t region = 0;
     for (auto [p, q] : s->shapes) region = std::max<std::uint64_t>(region, std::uint64_t{p} * q);
     biggest = sp.piece_bytes * std::max<std::uint64_t>(region, s->levels[0].rows * s->levels[0].cols * (sp.scaled ? s->q : 1));
+    // The relay's first message along the source's row: half of level 2 (and of level 1).
+    if (s->levels[0].rows * s->levels[0].cols > 1 && sp.algorithm != Algorithm::kBruteForce) {
+      const std::uint64_t half = std::uint64_t{low.rows} * low.cols / 2 +
+                                 (sp.all_levels ? std::uint64_t{s->levels[0].rows} * s->levels[0].cols / 2 * (sp.scaled ? s->q : 1) : 0);
+      biggest = std::max(biggest, sp.piece_bytes * half);
+    }
   }
   const unsigned w_min = *std::min_element(s->flit_bytes.begin(), s->flit_bytes.end());
   if (biggest / w_min >= hpam::HpamNic::kMaxFlits)
@@ -418,8 +421,9 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   void write_expected(nlohmann::ordered_json& r) const override {
     const std::size_t b = best();
     nlohmann::ordered_json e;
-    const auto a = analytic(b);
-    e["equation"] = a ? equation() : "none";
+    const Expectation x = expectation(b);
+    const auto a = x.us;
+    e["equation"] = x.equation;
     e["analytic_us"] = a ? nlohmann::ordered_json(*a) : nlohmann::ordered_json(nullptr);
     e["observed_us"] = completed() ? nlohmann::ordered_json(trials_[b].cycles() * setup_.cycle_us())
                                    : nlohmann::ordered_json(nullptr);
@@ -427,7 +431,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
       e["difference_percent"] = 100.0 * (trials_[b].cycles() * setup_.cycle_us() - *a) / *a;
     else
       e["difference_percent"] = nullptr;
-    if (!a) e["why_none"] = why_no_equation();
+    if (!a) e["why_none"] = x.why_none;
     r["expected"] = e;
   }
 
@@ -456,6 +460,15 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
     }
     h["max_messages_waiting_to_send"] = max_send_wait;
     h["max_messages_waiting_to_receive"] = max_recv_wait;
+    if (setup_.synchronous) {
+      std::uint64_t sent = 0, received = 0, awaited = 0;
+      for (const auto& n : nics_) {
+        sent += n->acks_sent();
+        received += n->acks_received();
+        awaited += n->acks_awaited();
+      }
+      h["acknowledgements"] = {{"sent", sent}, {"received", received}, {"still_awaited", awaited}};
+    }
     if (setup_.replication) {
       std::uint64_t in = 0, out = 0, stalled = 0;
       unsigned occupancy = 0;
@@ -614,35 +627,75 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   std::string shape_text(std::size_t i) const {
     return std::to_string(setup_.shapes[i].first) + "x" + std::to_string(setup_.shapes[i].second);
   }
-  std::string equation() const {
-    const bool bc = setup_.spec.collective == Collective::kBroadcast;
-    if (setup_.spec.algorithm == Algorithm::kMulticast) return bc ? "eq. (6)" : "eq. (11)";
-    return bc ? "eq. (5)" : "eq. (10)";
-  }
-  std::string why_no_equation() const {
-    if (setup_.levels[0].rows * setup_.levels[0].cols != 1)
-      return "the paper's equations for several level-1 processors (7, 8, 12-14) describe programs that relay "
-             "through level 1; this program sends from the source directly";
-    return "the paper gives no equation for destinations in both levels with one level-1 processor";
-  }
-  std::optional<double> analytic(std::size_t i) const {
-    if (setup_.levels[0].rows * setup_.levels[0].cols != 1 || setup_.spec.all_levels) return std::nullopt;
+  // The paper's equation for trial i's program, evaluated from the
+  // configuration: its name and value, or why the paper has none.
+  struct Expectation {
+    std::string equation = "none";
+    std::optional<double> us;
+    std::string why_none;
+  };
+  Expectation expectation(std::size_t i) const {
+    Expectation x;
     hpam::PaperCosts k;
     k.c1_us = setup_.send_us;
     k.copy1_us = setup_.copy_us;
     k.lambda_us = setup_.lambda_us;
     k.q = setup_.q;
-    hpam::PaperCase c;
-    c.r2 = setup_.levels[1].rows;
-    c.c2 = setup_.levels[1].cols;
-    c.p2 = setup_.shapes[i].first;
-    c.q2 = setup_.shapes[i].second;
-    c.s = static_cast<double>(setup_.spec.piece_bytes);
+    const auto& top = setup_.levels[0];
+    const auto& low = setup_.levels[1];
+    const unsigned p2 = setup_.shapes[i].first, q2 = setup_.shapes[i].second;
     const bool bc = setup_.spec.collective == Collective::kBroadcast;
-    if (setup_.spec.algorithm == Algorithm::kMulticast)
-      return bc ? hpam::eq6_multicast_broadcast(k, c) : hpam::eq11_multicast_scatter(k, c);
-    return bc ? hpam::eq5_hybrid_broadcast(k, c) : hpam::eq10_hybrid_scatter(k, c);
+    const bool multicast = setup_.spec.algorithm == Algorithm::kMulticast;
+    auto set = [&](const char* eq, double us) {
+      x.equation = eq;
+      x.us = us;
+    };
+    if (top.rows * top.cols == 1) {
+      if (setup_.spec.all_levels) {
+        x.why_none = "the paper gives no equation for destinations in both levels with one level-1 processor";
+        return x;
+      }
+      hpam::PaperCase c{low.rows, low.cols, p2, q2, static_cast<double>(setup_.spec.piece_bytes)};
+      if (multicast) set(bc ? "eq. (6)" : "eq. (11)", bc ? hpam::eq6_multicast_broadcast(k, c) : hpam::eq11_multicast_scatter(k, c));
+      else set(bc ? "eq. (5)" : "eq. (10)", bc ? hpam::eq5_hybrid_broadcast(k, c) : hpam::eq10_hybrid_scatter(k, c));
+      return x;
+    }
+    // Several level-1 processors: the relay programs of sections 3.2 and 4.2.
+    if (setup_.spec.algorithm == Algorithm::kBruteForce) {
+      x.why_none = "the paper gives no equation for the brute force with several level-1 processors";
+      return x;
+    }
+    hpam::RelayCase c;
+    c.r1 = top.rows;
+    c.c1 = top.cols;
+    c.r2 = low.rows;
+    c.c2 = low.cols;
+    c.p2 = p2;
+    c.q2 = q2;
+    c.source_row = setup_.spec.source.row;
+    c.all_levels = setup_.spec.all_levels;
+    c.s = static_cast<double>(setup_.spec.piece_bytes);
+    if (bc && !multicast) {
+      if (top.cols < 2 || low.cols < 2 || p2 != low.rows || q2 != low.cols / 2)
+        x.why_none = "eq. (7) describes the two sub-meshes r2 x c2/2 fed by two level-1 processors of one row "
+                     "(c1 >= 2); this shape or machine has no equation";
+      else
+        set("eq. (7)", hpam::eq7_relay_hybrid_broadcast(k, c));
+    } else if (bc) {
+      if (low.rows < 2 || p2 != low.rows / 2)
+        x.why_none = "eq. (8) describes the sub-meshes r2/2 x 1; this shape has no equation";
+      else
+        set("eq. (8)", hpam::eq8_relay_multicast_broadcast(k, c));
+    } else if (setup_.spec.all_levels) {
+      x.why_none = "the paper gives no equation for a scatter or gather to both levels";
+    } else if (multicast) {
+      set("eq. (14)", hpam::eq14_relay_multicast_scatter(k, c));
+    } else {
+      set(q2 <= low.cols / top.cols ? "eq. (12)" : "eq. (13)", hpam::eq12_13_relay_hybrid_scatter(k, c));
+    }
+    return x;
   }
+  std::optional<double> analytic(std::size_t i) const { return expectation(i).us; }
 
   const HpamSetup setup_;  // a copy: the setup may go before the experiment
   std::uint64_t seed_;

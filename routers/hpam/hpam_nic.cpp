@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "routers/hpam/hpam_topology.hpp"
+
 namespace icn::hpam {
 
 Cycle NicCosts::copy(std::uint64_t bytes) const {
@@ -99,7 +101,7 @@ Cycle HpamNic::tick(Cycle now) {
   // Receive side: hand finished messages to the processor, in arrival order.
   while (!recvq_.empty() && recvq_.front().ready <= now) {
     Incoming& in = recvq_.front();
-    if (protocol_ == SendProtocol::kSynchronous) send_ack(in.d.src, in.d.seq);
+    if (protocol_ == SendProtocol::kSynchronous) send_ack(in.reply_to, in.d.seq);
     in.d.payload = in.payload.data();
     if (sink_) sink_->deliver(in.d);
     recvq_.pop_front();
@@ -143,6 +145,7 @@ void HpamNic::arrived(const Packet& packet, unsigned, Cycle tail_cycle) {
       throw std::logic_error(std::string(name()) + ": an acknowledgement from " + std::to_string(packet.src) +
                              " that no message awaits");
     --acks_awaited_;
+    ++acks_received_;
     if (acks_awaited_ == 0) engine()->wake(*this, tail_cycle + 1);
     return;
   }
@@ -155,6 +158,9 @@ void HpamNic::arrived(const Packet& packet, unsigned, Cycle tail_cycle) {
   in.d.injected = packet.injected;
   in.d.arrived = tail_cycle;
   in.d.hops = packet.hops;
+  // A combined message (its destination keeps the combine bit) comes from a
+  // group of senders: one replicated acknowledgement reaches all of them.
+  in.reply_to = (packet.dst & HpamTopology::kCombineBit) != 0 ? packet.src | HpamTopology::kReplicateBit : packet.src;
   std::copy(packet.payload.begin(), packet.payload.end(), in.payload.begin());
   const Cycle cost = costs_.recv_fixed + costs_.copy(w.bytes);
   busy_recv_ += cost;

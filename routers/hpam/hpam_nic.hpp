@@ -22,7 +22,10 @@
 // it; a receiving NIC sends the acknowledgement, a one-flit packet through the
 // network, when its receive software for the message finishes. An
 // acknowledgement is an 8-byte write (data messages are 16 bytes): the NIC
-// absorbs it and never hands it to the processor.
+// absorbs it and never hands it to the processor. A message merged by a
+// combining router (InterLevelCombiner) is acknowledged to its group: one
+// acknowledgement with the replicate bit, which the replicator below the
+// combining router copies to every sender.
 #pragma once
 
 #include <systemc>
@@ -92,6 +95,7 @@ class HpamNic : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
   // Acknowledgements the send side still waits for (synchronous sends).
   unsigned acks_awaited() const { return acks_awaited_; }
   std::uint64_t acks_sent() const { return acks_sent_; }
+  std::uint64_t acks_received() const { return acks_received_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -108,6 +112,7 @@ class HpamNic : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
     Delivery d;
     std::array<std::uint8_t, 16> payload;
     Cycle ready;  // the receive software finishes at the end of this cycle
+    NodeId reply_to;  // where the acknowledgement goes (synchronous sends)
   };
   enum class SendState { kIdle, kSoftware, kInjecting, kAwaitingAcks };
 
@@ -118,7 +123,7 @@ class HpamNic : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
   SendProtocol protocol_ = SendProtocol::kEager;
   std::function<unsigned(NodeId)> receivers_;
   unsigned acks_awaited_ = 0;
-  std::uint64_t acks_sent_ = 0;
+  std::uint64_t acks_sent_ = 0, acks_received_ = 0;
   std::uint32_t ack_seq_ = 0;
   std::deque<Outgoing> sendq_;
   SendState send_state_ = SendState::kIdle;

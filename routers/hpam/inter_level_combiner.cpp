@@ -41,7 +41,9 @@ Cycle InterLevelCombiner::tick(Cycle now) {
     g.tag ^= w.tag;
     g.bytes += w.bytes;
     g.flits += flits_on_vc_[f.vc];
-    g.dst = p.dst & ~HpamTopology::kGroupBits;
+    // The merged message keeps the combine bit, so that its receiver knows it
+    // speaks for a group (see the header: acknowledgements).
+    g.dst = (p.dst & ~HpamTopology::kGroupBits) | HpamTopology::kCombineBit;
     flits_on_vc_[f.vc] = 0;
     ++messages_in_;
     pool_.release(f.packet);
@@ -49,7 +51,10 @@ Cycle InterLevelCombiner::tick(Cycle now) {
     // Every branch has delivered: one combined message from this router's node.
     const PacketId id = pool_.allocate();
     Packet& c = pool_[id];
-    c.src = geo_.node(at_);
+    // From the group: the senders' row of the first column below, the address
+    // a replicated message to the same group is written to.
+    const Position first = geo_.below(at_, 0);
+    c.src = geo_.node({first.level, key, first.col});
     c.dst = g.dst;
     c.created = c.injected = now;
     c.route = static_cast<std::uint32_t>(g.flits);

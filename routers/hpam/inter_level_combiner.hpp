@@ -10,6 +10,13 @@
 // destination, into the input side of the router's `replicate` port, one flit
 // a cycle on VC 0 as credits allow. The ledger then expects one delivery
 // instead of f.
+//
+// The merged message names its group: its source is (row, c f)_{l+1}, the
+// senders' row in the first column below (the address a multicast to the
+// same f processors is written to), and its destination keeps the combine
+// bit. A synchronous receiver (HpamNic) therefore acknowledges it with one
+// replicated acknowledgement to that address: the replicator below fans it
+// out, one to each sender, each sender's send ends with it.
 #pragma once
 
 #include <systemc>

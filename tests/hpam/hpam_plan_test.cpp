@@ -81,11 +81,15 @@ TEST(HpamPlan, ScatterCarriesEachRegionsPiecesToItsRoot) {
       // the bytes of all messages into a node cover its region once.
       for (NodeId n = 0; n < g.nodes(); ++n) {
         const bool dest = n != src && (all || g.position(n).level == 1);
-        ASSERT_EQ(plan.receives[n].size(), dest ? 1u : 0u) << n;
-        if (!dest) continue;
+        // A level-1 processor that is no destination receives only as a
+        // relay: in the source's row, level-2 pieces for its part of level 2.
+        const bool relay = !dest && n != src && g.position(n).row == s.source.row && !plan.receives[n].empty();
+        ASSERT_EQ(plan.receives[n].size(), dest || relay ? 1u : 0u) << n;
+        if (!dest && !relay) continue;
         const PlannedMessage& m = plan.receives[n][0];
-        const std::uint64_t own = (all && g.position(n).level == 0) ? 800 : 100;
+        const std::uint64_t own = !dest ? 0 : (all && g.position(n).level == 0) ? 800 : 100;
         EXPECT_GE(m.bytes, own);
+        EXPECT_GT(m.bytes, 0u);
         // What n forwards plus its own piece is exactly what it received.
         std::uint64_t fwd_bytes = 0, fwd_tag = 0;
         for (const auto& f : plan.sends[n]) {
@@ -93,7 +97,7 @@ TEST(HpamPlan, ScatterCarriesEachRegionsPiecesToItsRoot) {
           fwd_tag ^= f.tag;
         }
         EXPECT_EQ(m.bytes, fwd_bytes + own);
-        EXPECT_EQ(m.tag, fwd_tag ^ piece_tag(s.seed, src, n));
+        EXPECT_EQ(m.tag, fwd_tag ^ (dest ? piece_tag(s.seed, src, n) : 0));
       }
       // The source sends every piece but its own exactly once.
       std::uint64_t total = 0;
@@ -155,6 +159,140 @@ TEST(HpamPlan, BruteForceSendsEveryMessageFromTheSource) {
   EXPECT_EQ(plan.sends[0].size(), 16u + 3u);
   EXPECT_EQ(plan.messages, 19u);
   play(g, plan);
+}
+
+// Several level-1 processors (sections 3.2, 4.2): the source's row relays.
+// A machine 2x4 over 4x16 (f = 4), the source at (1, 2)_1.
+struct RelayMachine {
+  HpamGeometry g{{{2, 4}, {4, 16}}};
+  Position source{0, 1, 2};
+  unsigned f = 4, c1 = 4, r2 = 4, c2 = 16;
+  bool inter_level(const PlannedMessage& m) const {
+    return g.position(m.src).level == 0 && g.position(m.dst).level == 1;
+  }
+};
+
+TEST(HpamPlan, RelayBroadcastFeedsLevelTwoFromTheSourcesRow) {
+  const RelayMachine M;
+  const NodeId src = M.g.node(M.source);
+  for (auto [p, q] : submesh_shapes(M.g, Algorithm::kHybrid))
+    for (bool all : {false, true}) {
+      auto s = spec(Collective::kBroadcast, Algorithm::kHybrid, p, q, all);
+      s.source = M.source;
+      const CollectivePlan plan = plan_collective(M.g, s);
+      play(M.g, plan);
+      // The paper's count of relays: every processor of the row when a
+      // sub-mesh is at most f columns wide (case a), else c2 / q2 (case b).
+      const unsigned relays = q <= M.f ? M.c1 : M.c2 / q;
+      std::set<NodeId> feeding;
+      for (NodeId n = 0; n < M.g.nodes(); ++n)
+        for (const PlannedMessage& m : plan.sends[n]) {
+          if (!M.inter_level(m)) continue;
+          feeding.insert(n);
+          // Into the column right below the relay, to a sub-mesh's top row.
+          EXPECT_EQ(M.g.position(m.dst).col / M.f, M.g.position(n).col);
+          EXPECT_EQ(M.g.position(m.dst).row % p, 0u);
+        }
+      EXPECT_EQ(feeding.size(), relays) << p << "x" << q;
+      for (NodeId n : feeding) {
+        EXPECT_EQ(M.g.position(n).row, M.source.row);
+        unsigned inter = 0;
+        for (const PlannedMessage& m : plan.sends[n]) inter += M.inter_level(m);
+        EXPECT_EQ(inter, (M.r2 / p) * (M.c2 / q) / relays);  // each relay its share of the roots
+      }
+      // The source's first log2(relays) sends go along its row (the partial
+      // broadcast), before any inter-level send.
+      unsigned steps = 0;
+      for (unsigned x = relays; x > 1; x /= 2) ++steps;
+      ASSERT_GE(plan.sends[src].size(), steps);
+      for (unsigned i = 0; i < steps; ++i) {
+        EXPECT_EQ(M.g.position(plan.sends[src][i].dst).level, 0u);
+        EXPECT_EQ(M.g.position(plan.sends[src][i].dst).row, M.source.row);
+      }
+      if (steps < plan.sends[src].size()) EXPECT_TRUE(M.inter_level(plan.sends[src][steps]));
+      // Every destination gets the one content once.
+      for (NodeId n = 0; n < M.g.nodes(); ++n) {
+        const bool dest = n != src && (all || M.g.position(n).level == 1);
+        if (dest) {
+          ASSERT_EQ(plan.receives[n].size(), 1u) << n;
+          EXPECT_EQ(plan.receives[n][0].tag, piece_tag(s.seed, src, src));
+        } else if (n != src && !plan.receives[n].empty()) {
+          EXPECT_TRUE(feeding.count(n)) << n;  // a relay that is no destination
+        }
+      }
+    }
+}
+
+TEST(HpamPlan, RelayScatterMovesThePapersBytesThroughLevelOne) {
+  // Eq. (12) (q2 <= f): the partial scatter moves r2 f (c1 - 1) pieces along
+  // the source's row in log2 c1 steps of the source; each relay then sends
+  // (f / q2)(r2 / p2) messages of p2 q2 pieces. Eq. (13) (q2 > f): r2 (c2 - q2)
+  // pieces, log2(c2 / q2) steps, r2 / p2 messages each. Eq. (14): like (12),
+  // r2 / p2 replicated messages of p2 f pieces.
+  const RelayMachine M;
+  const NodeId src = M.g.node(M.source);
+  auto check = [&](Algorithm a, unsigned p, unsigned q) {
+    auto s = spec(Collective::kScatter, a, p, q);
+    s.source = M.source;
+    const CollectivePlan plan = plan_collective(M.g, s);
+    if (a == Algorithm::kHybrid) play(M.g, plan);  // (a replicated send is received f times)
+    const bool case_a = q <= M.f;
+    const unsigned relays = case_a ? M.c1 : M.c2 / q;
+    std::uint64_t row_bytes = 0;
+    unsigned source_row_sends = 0;
+    for (NodeId n = 0; n < M.g.nodes(); ++n)
+      for (const PlannedMessage& m : plan.sends[n]) {
+        if (M.g.position(m.dst).level == 0 && n == src) {  // the source's partial scatter
+          row_bytes += m.bytes;
+          ++source_row_sends;
+        }
+        if (M.inter_level(m)) {
+          const unsigned pieces = a == Algorithm::kMulticast ? p * M.f : p * q;
+          EXPECT_EQ(m.bytes, 100u * pieces);
+          EXPECT_EQ(m.replicate, a == Algorithm::kMulticast);
+        }
+      }
+    // What the source sends along its row: c1/2 + c1/4 + ... + 1 relays' shares.
+    EXPECT_EQ(row_bytes, 100u * (case_a ? M.r2 * M.f * (M.c1 - 1) : M.r2 * (M.c2 - q))) << p << "x" << q;
+    unsigned steps = 0;
+    for (unsigned x = relays; x > 1; x /= 2) ++steps;
+    EXPECT_EQ(source_row_sends, steps);
+    unsigned inter = 0;
+    for (const PlannedMessage& m : plan.sends[src]) inter += M.inter_level(m);
+    EXPECT_EQ(inter, a == Algorithm::kMulticast ? M.r2 / p : (case_a ? (M.f / q) * (M.r2 / p) : M.r2 / p));
+  };
+  for (auto [p, q] : submesh_shapes(M.g, Algorithm::kHybrid)) check(Algorithm::kHybrid, p, q);
+  for (auto [p, q] : submesh_shapes(M.g, Algorithm::kMulticast)) check(Algorithm::kMulticast, p, q);
+}
+
+TEST(HpamPlan, RelayMulticastGatherCombinesIntoEveryRelay) {
+  // The gather reversed: each relay of the source's row receives r2 / p2
+  // merged messages through the combining router below it, then hands its
+  // row parent everything it holds.
+  const RelayMachine M;
+  auto s = spec(Collective::kGather, Algorithm::kMulticast, 2, 1);
+  s.source = M.source;
+  const CollectivePlan plan = plan_collective(M.g, s);
+  // (Not played: f messages up become one at the combining router.)
+  for (unsigned c = 0; c < M.c1; ++c) {
+    const NodeId relay = M.g.node({0, M.source.row, c});
+    unsigned merged = 0;
+    for (const PlannedMessage& m : plan.receives[relay]) {
+      const Position from = M.g.position(m.src);
+      // A combined message names its group: the senders' row, first column below c.
+      if (from.level == 1 && from.col == c * M.f && from.row % 2 == 0) ++merged;
+    }
+    EXPECT_EQ(merged, M.r2 / 2) << c;
+  }
+  std::uint64_t at_sink = 0, tag = 0;
+  for (const PlannedMessage& m : plan.receives[M.g.node(M.source)]) {
+    at_sink += m.bytes;
+    tag ^= m.tag;
+  }
+  EXPECT_EQ(at_sink, 100u * M.r2 * M.c2);  // every level-2 piece reaches the sink once
+  std::uint64_t all = 0;
+  for (NodeId n = M.g.first_node(1); n < M.g.nodes(); ++n) all ^= piece_tag(s.seed, M.g.node(M.source), n);
+  EXPECT_EQ(tag, all);
 }
 
 }  // namespace
