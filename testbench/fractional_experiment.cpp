@@ -134,6 +134,14 @@ ResourceEstimate FracSetup::estimate() const {
   const double P = processors;
   e.memory_bytes = 12e6 + P * 10e3 + 500.0 * s;
   e.what = std::to_string(processors) + " processors, " + std::to_string(s) + " packets";
+  if (vc) {
+    // The VC routers (as the VC family estimates them: 15 KB per node and
+    // 16.5 bytes per flit buffer slot, up to 7 ports) and the reference
+    // crossbar's NICs and PEs.
+    const double slots = 7.0 * vc_spec.params.router.vcs * vc_spec.params.router.buffer_depth;
+    e.memory_bytes += P * (10e3 + 15e3 + 16.5 * slots);
+    e.what += ", VC routers and the reference crossbar";
+  }
   double log_p = 0;
   while (std::ldexp(1.0, static_cast<int>(log_p)) < P) ++log_p;
   e.cycles_lower_bound = static_cast<double>(k) + static_cast<double>(t) * log_p;
@@ -796,7 +804,12 @@ std::unique_ptr<ExperimentSetup> configure_vc_collective(Config& cfg, VcFabricSp
 
 std::vector<ParamGroup> vc_collective_params() {
   std::vector<ParamSpec> traffic;
-  for (const auto& p : traffic_params()) traffic.push_back(p.key == "traffic.embedding" ? vc_embedding_param() : p);
+  for (auto p : traffic_params()) {
+    if (p.key == "traffic.embedding") p = vc_embedding_param();
+    if (p.key == "traffic.collective")
+      p.help = "given: single-port processors run this collective over the routers (instead of synthetic traffic)";
+    traffic.push_back(p);
+  }
   return {{"traffic (with traffic.collective: Sanders & Sibeyn's pipelined broadcast and reduction)", traffic},
           {"nic (with traffic.collective)", nic_params(true)}};
 }

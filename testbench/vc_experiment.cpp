@@ -772,7 +772,8 @@ std::unique_ptr<Experiment> VcSetup::elaborate(const std::string& name, const Ru
 NetworkKind vc_kind() {
   NetworkKind kind;
   kind.type = "vc";
-  kind.summary = "input-queued virtual-channel wormhole router on a k-ary n-mesh or torus, open-loop synthetic traffic";
+  kind.summary = "input-queued virtual-channel wormhole router on a k-ary n-mesh, torus or fat tree: open-loop "
+                 "synthetic traffic, or with traffic.collective Sanders & Sibeyn's pipelined broadcast and reduction";
   kind.params = [] {
     std::vector<ParamGroup> groups{{"network", network_params()}, {"traffic", traffic_params()}};
     for (auto& g : vc_collective_params()) groups.push_back(std::move(g));
