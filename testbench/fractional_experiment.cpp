@@ -728,7 +728,8 @@ class FracExperiment : public Experiment {
     if (setup_.vc) {
       const VcCongestion m = vc_congestion_max();
       std::ostringstream lost;
-      lost << std::fixed << std::setprecision(1) << lost_percent() << " %";
+      if (problem().empty()) lost << std::fixed << std::setprecision(1) << lost_percent() << " %";
+      else lost << "-";  // an unfinished run lost nothing measurable
       std::string net = topology_->describe();
       if (setup_.simplex) net += setup_.direct ? " simplex direct" : " simplex couples";
       return {net,
