@@ -105,8 +105,10 @@ Cycle SinglePortNic::tick(Cycle now) {
     engine_.note_progress();
   }
   ejection_.receive(now, [&](PacketId id) {
-    incoming_.push_back({id, now + pool_[id].units - 1});
-    check_direction(now, now + pool_[id].units - 1, false);
+    const UnitPacket& p = pool_[id];
+    const Cycle tail = p.reassembled ? now : now + p.units - 1;
+    incoming_.push_back({id, tail});
+    check_direction(p.reassembled ? std::min(p.head_arrived, now) : now, tail, false);
   });
   while (!incoming_.empty() && incoming_.front().tail <= now) {
     const PacketId id = incoming_.front().id;

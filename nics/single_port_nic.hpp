@@ -50,6 +50,11 @@ struct UnitPacket {
   Cycle head_sent = 0;
   Cycle waited = 0;  // cycles the head waited in switches
   std::uint16_t hops = 0;
+  // A wormhole fabric (VcSinglePortFabric) hands the packet to the receiving
+  // port only once its tail is in: the packet is complete on arrival, and the
+  // port was receiving since its head reached the fabric's edge.
+  bool reassembled = false;
+  Cycle head_arrived = 0;
 };
 
 class UnitPacketPool {

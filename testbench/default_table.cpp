@@ -148,8 +148,7 @@ int run_default_table(std::ostream& out) {
     print_table(out, f.experiments.front()->table_header(), rows);
     out << f.paper << "\n";
   }
-  out << "\nNot modelled yet: fractional trees embedded in meshes and fat trees.\n"
-      << "verified: every processor received exactly what it should and every message is accounted for.\n"
+  out << "\nverified: every processor received exactly what it should and every message is accounted for.\n"
       << runs << " runs in " << std::fixed << std::setprecision(3) << seconds << " s. Next:\n"
       << "  icnsim list                 every network type, traffic and key\n"
       << "  testbench/scenarios/        one scenario per family (icnsim run FILE)\n"

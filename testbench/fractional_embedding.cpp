@@ -1,5 +1,6 @@
 #include "testbench/fractional_embedding.hpp"
 
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <stdexcept>
@@ -118,6 +119,124 @@ ModuleEmbedding embed_in_modules(unsigned a, unsigned b, unsigned r) {
   number(0, kNone, false);
   if (next_rank != P) throw std::logic_error("module embedding: not every PU is in the tree");
   return e;
+}
+
+}  // namespace icn::frac
+
+namespace icn::frac {
+
+namespace {
+
+bool power_of_two(unsigned x) { return x != 0 && (x & (x - 1)) == 0; }
+
+// r2 (columns per group) for which W/r2 = H/r1 is a power of two >= 2, or 0.
+unsigned htree_columns(unsigned width, unsigned height, unsigned r) {
+  for (unsigned c = 1; c <= r; ++c) {
+    if (r % c != 0 || width % c != 0 || height % (r / c) != 0) continue;
+    const unsigned g = width / c;
+    if (g == height / (r / c) && g >= 2 && power_of_two(g)) return c;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string htree_fit_problem(unsigned width, unsigned height, unsigned r) {
+  if (r < 1) return "r must be at least 1";
+  if (htree_columns(width, height, r) != 0) return "";
+  return "a " + std::to_string(width) + " x " + std::to_string(height) + " mesh does not take groups of r = " +
+         std::to_string(r) + ": needs r = r1 r2 with W/r2 = H/r1 a power of two >= 2 (e.g. 16 x 8 with r = 2)";
+}
+
+MeshEmbedding embed_htree(unsigned width, unsigned height, unsigned r) {
+  const unsigned r2 = htree_columns(width, height, r);
+  if (r2 == 0) throw std::invalid_argument(htree_fit_problem(width, height, r));
+  const unsigned r1 = r / r2, G = width / r2;
+  // Cells: groups (gx, 2 cy) and (gx, 2 cy + 1); the lower holds the leaf, the
+  // upper an inner group.
+  struct Cell {
+    unsigned x, y;
+  };
+  struct TreeNode {
+    unsigned gx = 0, gy = 0;  // the group's place in the G x G grid of groups
+    int down = -1, right = -1;
+  };
+  std::vector<TreeNode> nodes;
+  // An H-tree region of w x h cells: returns its subtree's root and the one
+  // cell whose inner slot is still free.
+  std::function<std::pair<int, Cell>(unsigned, unsigned, unsigned, unsigned)> region =
+      [&](unsigned x0, unsigned y0, unsigned w, unsigned h) -> std::pair<int, Cell> {
+    if (w == 1 && h == 1) {
+      nodes.push_back({x0, 2 * y0, -1, -1});
+      return {static_cast<int>(nodes.size() - 1), Cell{x0, y0}};
+    }
+    const bool split_x = w >= h;
+    const auto a = split_x ? region(x0, y0, w / 2, h) : region(x0, y0, w, h / 2);
+    const auto b = split_x ? region(x0 + w / 2, y0, w / 2, h) : region(x0, y0 + h / 2, w, h / 2);
+    // The inner group goes to the free cell nearer the region's centre
+    // (doubled coordinates, ties: the first half's).
+    auto dist = [&](const Cell& c) {
+      const long cx = 2l * x0 + w - 1, cy = 2l * y0 + h - 1;
+      return std::labs(2l * c.x - cx) + std::labs(2l * c.y - cy);
+    };
+    const bool use_a = dist(a.second) <= dist(b.second);
+    const Cell use = use_a ? a.second : b.second;
+    nodes.push_back({use.x, 2 * use.y + 1, a.first, b.first});
+    return {static_cast<int>(nodes.size() - 1), use_a ? b.second : a.second};
+  };
+  const auto top = region(0, 0, G, G / 2);
+  nodes.push_back({top.second.x, 2 * top.second.y + 1, top.first, -1});  // the root group
+  const int root = static_cast<int>(nodes.size() - 1);
+
+  MeshEmbedding e;
+  e.rows_per_group = r1;
+  e.columns_per_group = r2;
+  const std::uint32_t P = width * height;
+  Layout& l = e.layout;
+  l.algorithm = r == 1 ? Algorithm::kBinary : Algorithm::kFractional;
+  l.r = r;
+  l.group_of.assign(P, kNone);
+  l.index_in_group.assign(P, 0);
+  e.pu_of_rank.assign(P, kNone);
+  std::uint32_t next_rank = 0;
+  std::function<std::uint32_t(int, std::uint32_t, bool)> number = [&](int ni, std::uint32_t parent,
+                                                                      bool is_right) -> std::uint32_t {
+    const TreeNode n = nodes[static_cast<std::size_t>(ni)];
+    const auto gi = static_cast<std::uint32_t>(l.groups.size());
+    l.groups.push_back(Group{});
+    l.groups[gi].parent = parent;
+    l.groups[gi].is_right = is_right;
+    std::uint32_t k = 0;
+    for (unsigned j = 0; j < r1; ++j)
+      for (unsigned i = 0; i < r2; ++i) {
+        const unsigned x = n.gx * r2 + (j % 2 == 0 ? i : r2 - 1 - i), y = n.gy * r1 + j;
+        const std::uint32_t rank = next_rank++;
+        l.group_of[rank] = gi;
+        l.index_in_group[rank] = k++;
+        l.groups[gi].members.push_back(rank);
+        e.pu_of_rank[rank] = x + width * y;
+      }
+    if (n.down >= 0) {
+      const std::uint32_t c = number(n.down, gi, false);
+      l.groups[gi].down = c;
+    }
+    if (n.right >= 0) {
+      const std::uint32_t c = number(n.right, gi, true);
+      l.groups[gi].right = c;
+    }
+    return gi;
+  };
+  number(root, kNone, false);
+  if (next_rank != P) throw std::logic_error("htree embedding: not every PU is in the tree");
+  return e;
+}
+
+std::vector<std::uint32_t> snake_order(unsigned width, unsigned height) {
+  std::vector<std::uint32_t> out;
+  out.reserve(static_cast<std::size_t>(width) * height);
+  for (unsigned y = 0; y < height; ++y)
+    for (unsigned i = 0; i < width; ++i) out.push_back((y % 2 == 0 ? i : width - 1 - i) + width * y);
+  return out;
 }
 
 }  // namespace icn::frac

@@ -14,6 +14,7 @@
 #include "models/rng.hpp"
 #include "nics/single_port_nic.hpp"
 #include "routers/crossbar/crossbar.hpp"
+#include "routers/vc/vc_single_port_fabric.hpp"
 #include "testbench/fractional_pe.hpp"
 #include "testbench/fractional_tree.hpp"
 #include "testbench/fractional_embedding.hpp"
@@ -67,9 +68,20 @@ std::vector<ParamSpec> traffic_params() {
   };
 }
 
-std::vector<ParamSpec> nic_params() {
+// traffic.embedding on the VC networks.
+ParamSpec vc_embedding_param() {
+  return {"traffic.embedding", "rank_order", "rank_order|snake|htree (2-D mesh or torus); rank_order (fattree)",
+          "where tree ranks go: rank x on node (root + x) mod P; along the boustrophedon row path; or the paper's "
+          "Fig. 4 H-tree of groups (r1 x r2 submeshes, W/r2 = H/r1 a power of two)"};
+}
+
+std::vector<ParamSpec> nic_params(bool vc = false) {
   return {
-      {"nic.startup", "16", "2..1000000 (>= the network's pipeline: 2 cycles)", "t: start-up cycles of a send"},
+      {"nic.startup", "16",
+       vc ? "13..1000000 on a mesh, 8..1000000 on a fat tree (the nearest pair's zero-load latency, with the "
+            "default router)"
+          : "2..1000000 (>= the network's pipeline: 2 cycles)",
+       "t: start-up cycles of a send"},
       {"nic.model", "duplex", "duplex|simplex", "send and receive at once, or one direction per step"},
       {"nic.simplex_schedule", "couples", "couples|direct",
        "simplex: couples of PUs emulate the duplex program in two sub-steps, or direct: every PU runs the duplex "
@@ -83,6 +95,10 @@ std::uint32_t window(const FracSetup& s);
 
 struct FracSetup : ExperimentSetup {
   bool hier = false;
+  bool vc = false;          // network.type=vc: the VC routers (vc_spec), checked against a full crossbar
+  VcFabricSpec vc_spec;
+  bool htree = false;       // traffic.embedding=htree (vc)
+  bool snake = false;       // traffic.embedding=snake (vc)
   xbar::CrossbarNetwork::Shape shape;
   std::uint32_t processors = 2;
   bool reduction = false;
@@ -118,6 +134,14 @@ ResourceEstimate FracSetup::estimate() const {
   const double P = processors;
   e.memory_bytes = 12e6 + P * 10e3 + 500.0 * s;
   e.what = std::to_string(processors) + " processors, " + std::to_string(s) + " packets";
+  if (vc) {
+    // The VC routers (as the VC family estimates them: 15 KB per node and
+    // 16.5 bytes per flit buffer slot, up to 7 ports) and the reference
+    // crossbar's NICs and PEs.
+    const double slots = 7.0 * vc_spec.params.router.vcs * vc_spec.params.router.buffer_depth;
+    e.memory_bytes += P * (10e3 + 15e3 + 16.5 * slots);
+    e.what += ", VC routers and the reference crossbar";
+  }
   double log_p = 0;
   while (std::ldexp(1.0, static_cast<int>(log_p)) < P) ++log_p;
   e.cycles_lower_bound = static_cast<double>(k) + static_cast<double>(t) * log_p;
@@ -126,12 +150,20 @@ ResourceEstimate FracSetup::estimate() const {
   return e;
 }
 
-std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
+std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier, const VcFabricSpec* vc_spec) {
   auto st = std::make_unique<FracSetup>();
   FracSetup& s = *st;
   s.hier = hier;
-  cfg.declare(network_params(hier));
-  if (hier) {
+  s.vc = vc_spec != nullptr;
+  if (s.vc) {
+    s.vc_spec = *vc_spec;
+    s.shape = {1, vc_spec->nodes, 0};  // the full crossbar the run is compared with
+  } else {
+    cfg.declare(network_params(hier));
+  }
+  if (s.vc) {
+    // network.* keys: read by network.type=vc
+  } else if (hier) {
     const auto a = cfg.integer("network.modules", 1, 4096);
     const auto b = cfg.integer("network.module_size", 1, kMaxProcessors);
     if (a * b < 2 || a * b > kMaxProcessors)
@@ -144,7 +176,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
   }
   s.processors = s.shape.modules * s.shape.module_size;
   const std::int64_t P = s.processors;
-  const YAML::Node failed = cfg.node("network.failed_links");
+  const YAML::Node failed = s.vc ? YAML::Node(YAML::NodeType::Sequence) : cfg.node("network.failed_links");
   const std::string failed_form = hier ? "pe<x>.in, pe<x>.out (x < P), up<m>.<j>, down<m>.<j> (m < a, j < c)" : "pe<x>.in, pe<x>.out (x < P)";
   if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of links: " + failed_form);
   for (const auto& item : failed) {
@@ -165,7 +197,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
       if (sp.key == key) cfg.declare({sp});
   };
   declare_except(traffic_params(), {"traffic.operator", "traffic.tuning", "traffic.embedding"});
-  declare_except(nic_params(), {"nic.simplex_schedule"});
+  declare_except(nic_params(s.vc), {"nic.simplex_schedule"});
   s.reduction = cfg.choice("traffic.collective", {"broadcast", "reduction"}) == "reduction";
   const std::string alg = cfg.choice("traffic.algorithm", {"chain", "binary", "fractional"});
   s.algorithm = alg == "chain" ? Algorithm::kChain : alg == "binary" ? Algorithm::kBinary : Algorithm::kFractional;
@@ -179,7 +211,14 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
   } else {
     cfg.declare_unused("nic.simplex_schedule", "applies only to nic.model=simplex");
   }
+  const unsigned pipeline =
+      s.vc ? vc::VcSinglePortFabric::zero_load_cycles(s.vc_spec.params, s.vc_spec.fattree ? 1 : 2)
+           : xbar::CrossbarNetwork::kLocalPathLinks;
   s.t = static_cast<std::uint64_t>(cfg.integer("nic.startup", 2, 1000000));
+  if (s.t < pipeline)
+    cfg.fail("nic.startup", "t = " + std::to_string(s.t) + " cycles is less than this network's pipeline (the nearest "
+                            "pair's zero-load latency, part of the start-up): allowed " + std::to_string(pipeline) +
+                            "..1000000");
   s.k = static_cast<std::uint64_t>(cfg.integer("traffic.message_units", 1, kMaxUnits));
   s.root = static_cast<std::uint32_t>(cfg.integer("traffic.root", 0, P - 1));
   if (s.reduction) {
@@ -249,8 +288,29 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
         cfg.fail("traffic.embedding", "modules needs r <= b (r = " + std::to_string(s.r) +
                                           ", b = " + std::to_string(s.shape.module_size) + ")");
     }
+  } else if (s.vc) {
+    cfg.declare({vc_embedding_param()});
+    const bool plane = !s.vc_spec.fattree && s.vc_spec.sides.size() == 2;
+    const std::string e = plane ? cfg.choice("traffic.embedding", {"rank_order", "snake", "htree"})
+                                : cfg.choice("traffic.embedding", {"rank_order"});
+    s.htree = e == "htree";
+    s.snake = e == "snake";
+    if (s.htree) {
+      if (s.algorithm == Algorithm::kChain)
+        cfg.fail("traffic.embedding", "htree applies to binary and fractional trees (a chain has no tree of groups); "
+                                      "allowed for the chain: rank_order, snake");
+      if (s.couples()) cfg.fail("traffic.embedding", "htree does not take simplex couples; use nic.simplex_schedule=direct");
+      const std::string why = htree_fit_problem(s.vc_spec.sides[0], s.vc_spec.sides[1], s.r);
+      if (!why.empty()) cfg.fail("network.k", why);
+      // The embedding fixes the root: its root group's first PU.
+      const NodeId root = embed_htree(s.vc_spec.sides[0], s.vc_spec.sides[1], s.r).pu_of_rank[0];
+      if (cfg.given("traffic.root") && s.root != root)
+        cfg.fail("traffic.root", "the htree embedding of this mesh broadcasts from PU " + std::to_string(root) +
+                                     " (its root group's first PU); allowed: " + std::to_string(root));
+      s.root = root;
+    }
   } else {
-    cfg.declare_unused("traffic.embedding", "applies only to network.type=hier_crossbar");
+    cfg.declare_unused("traffic.embedding", "applies only to network.type=hier_crossbar and vc");
   }
   if (hier && s.algorithm != Algorithm::kChain && s.r > 1 && s.shape.modules > 1 && s.shape.channels < 2)
     cfg.fail("network.inter_module_channels", "a fractional tree with r > 1 needs at least 2 channels per module; allowed 2..b");
@@ -275,11 +335,78 @@ std::uint32_t window(const FracSetup& s) {
   return w;
 }
 
+// The processors of one run, their NICs and PEs, over a fabric.
+struct ProcessorSet {
+  UnitPacketPool pool;
+  TrafficLedger ledger;
+  std::vector<SinglePortNic*> directory;
+  std::vector<std::unique_ptr<SinglePortNic>> nics;
+  std::vector<std::unique_ptr<FractionalPe>> pes;  // by rank
+
+  // `prefix` names the blocks ("" for the run, "crossbar_" for the reference);
+  // deliveries go through `tap` when given.
+  void build(const std::string& prefix, const FracSetup& setup, const Layout& layout, const RunShape& shape,
+             const DirectSimplexSchedule* direct, SinglePortFabric& fabric, CycleEngine& engine, DeliveryTap* tap) {
+    directory.resize(setup.processors);
+    SinglePortNic::Params np;
+    np.startup = setup.t;
+    np.units = setup.units;
+    np.model = setup.simplex ? SinglePortNic::Model::kSimplex : SinglePortNic::Model::kDuplex;
+    for (NodeId x = 0; x < setup.processors; ++x) {
+      np.node = x;
+      nics.push_back(std::make_unique<SinglePortNic>((prefix + "nic" + std::to_string(x)).c_str(), np, pool, ledger,
+                                                     engine, fabric, directory));
+      directory[x] = nics.back().get();
+    }
+    for (std::uint32_t rank = 0; rank < setup.processors; ++rank) {
+      std::unique_ptr<Program> program;
+      if (setup.couples()) program = std::make_unique<CoupleProgram>(layout, rank, setup.s);
+      else program = std::make_unique<BroadcastProgram>(layout, rank, setup.s);
+      if (setup.direct) program = std::make_unique<OrderedSplitProgram>(std::move(program), direct->receive_first(rank));
+      if (setup.reduction) program = std::make_unique<ReversedProgram>(std::move(program));
+      const NodeId pu = shape.pu(rank);
+      auto pe = std::make_unique<FractionalPe>((prefix + "pe" + std::to_string(pu)).c_str(), rank, shape,
+                                               std::move(program));
+      pe->socket.bind(nics[pu]->socket);
+      if (tap != nullptr) {
+        tap->route(pu, *pe);
+        nics[pu]->connect_processor(*tap, *pe);
+      } else {
+        nics[pu]->connect_processor(*pe, *pe);
+      }
+      engine.add(*pe);
+      pe->start();
+      pes.push_back(std::move(pe));
+    }
+  }
+
+  // The last packet's arrival.
+  Cycle cycles() const {
+    Cycle c = 0;
+    for (const auto& pe : pes) c = std::max(c, pe->last_arrival());
+    return c;
+  }
+
+  // "" or the first thing that went wrong: the books, a PE, the simplex model.
+  std::string problem() const {
+    const std::string books = ledger.check(pool.live());
+    if (!books.empty()) return books;
+    for (const auto& pe : pes) {
+      const std::string why = pe->problem();
+      if (!why.empty()) return why;
+    }
+    std::uint64_t violations = 0;
+    for (const auto& nic : nics) violations += nic->simplex_violations();
+    if (violations != 0) return std::to_string(violations) + " simplex violation(s): a port sent and received at once";
+    return "";
+  }
+};
+
 class FracExperiment : public Experiment {
  public:
   FracExperiment(sc_core::sc_module_name name, const FracSetup& setup, const RunContext& ctx)
       : Experiment(name), setup_(setup), engine_("engine", options(ctx.engine, setup)) {
-    engine_.set_in_flight_probe([this] { return pool_.live(); });
+    engine_.set_in_flight_probe([this] { return run_.pool.live() + reference_.pool.live(); });
     const std::uint32_t logical = setup_.logical_processors();
     layout_ = setup_.algorithm == Algorithm::kChain ? Layout::chain(logical) : Layout::fractional(logical, setup_.r);
     if (setup_.modules_embedding) {
@@ -298,6 +425,24 @@ class FracExperiment : public Experiment {
       }
       inter_module_edges_ = e.inter_module_edges;
     }
+    if (setup_.htree || setup_.snake) {
+      // Fig. 4's H-tree of groups, or rank order along the row snake starting
+      // at the root (node = x + W y).
+      const unsigned W = setup_.vc_spec.sides[0], H = setup_.vc_spec.sides[1];
+      std::vector<std::uint32_t> order;
+      if (setup_.htree) {
+        MeshEmbedding e = embed_htree(W, H, setup_.r);
+        layout_ = std::move(e.layout);
+        order = std::move(e.pu_of_rank);
+      } else {
+        const std::vector<std::uint32_t> snake = snake_order(W, H);
+        const std::size_t at = static_cast<std::size_t>(std::find(snake.begin(), snake.end(), setup_.root) - snake.begin());
+        for (std::size_t x = 0; x < snake.size(); ++x) order.push_back(snake[(at + x) % snake.size()]);
+      }
+      shape_.placement.assign(order.begin(), order.end());
+      shape_.rank_of_pu.assign(setup_.processors, 0);
+      for (std::uint32_t x = 0; x < setup_.processors; ++x) shape_.rank_of_pu[order[x]] = x;
+    }
     if (setup_.direct) direct_ = std::make_unique<DirectSimplexSchedule>(layout_, setup_.s);
     shape_.processors = setup_.processors;
     shape_.root = setup_.root;
@@ -306,32 +451,23 @@ class FracExperiment : public Experiment {
     shape_.op = setup_.op;
     shape_.key = mix64(ctx.seed, 0xf2ac);
     shape_.window = window(setup_);
-    network_ = std::make_unique<xbar::CrossbarNetwork>(setup_.shape, pool_, engine_);
-    directory_.resize(setup_.processors);
-    SinglePortNic::Params np;
-    np.startup = setup_.t;
-    np.units = setup_.units;
-    np.model = setup_.simplex ? SinglePortNic::Model::kSimplex : SinglePortNic::Model::kDuplex;
-    for (NodeId x = 0; x < setup_.processors; ++x) {
-      np.node = x;
-      nics_.push_back(std::make_unique<SinglePortNic>(("nic" + std::to_string(x)).c_str(), np, pool_, ledger_, engine_,
-                                                      *network_, directory_));
-      directory_[x] = nics_.back().get();
-    }
-    for (std::uint32_t rank = 0; rank < setup_.processors; ++rank) {
-      std::unique_ptr<Program> program;
-      if (setup_.couples()) program = std::make_unique<CoupleProgram>(layout_, rank, setup_.s);
-      else program = std::make_unique<BroadcastProgram>(layout_, rank, setup_.s);
-      if (setup_.direct) program = std::make_unique<OrderedSplitProgram>(std::move(program), direct_->receive_first(rank));
-      if (setup_.reduction) program = std::make_unique<ReversedProgram>(std::move(program));
-      const NodeId pu = shape_.pu(rank);
-      auto pe = std::make_unique<FractionalPe>(("pe" + std::to_string(pu)).c_str(), rank, shape_, std::move(program));
-      pe->socket.bind(nics_[pu]->socket);
-      tap_.route(pu, *pe);
-      nics_[pu]->connect_processor(tap_, *pe);
-      engine_.add(*pe);
-      pe->start();
-      pes_.push_back(std::move(pe));
+    if (setup_.vc) {
+      // The VC routers, and beside them the same program on a full crossbar
+      // with the same t and m (the reference the contention is measured against).
+      topology_ = setup_.vc_spec.make_topology();
+      vc::NetworkParams params = setup_.vc_spec.params;
+      params.router.seed = ctx.seed;
+      vc_fabric_ = std::make_unique<vc::VcSinglePortFabric>("fabric", *topology_, params, engine_, run_.pool);
+      for (const auto& link : setup_.vc_spec.failed_links) {
+        if (link.injection) vc_fabric_->network().fail_injection(link.node);
+        else vc_fabric_->network().fail_router_output(link.router, link.port);
+      }
+      run_.build("", setup_, layout_, shape_, direct_.get(), *vc_fabric_, engine_, &tap_);
+      reference_network_ = std::make_unique<xbar::CrossbarNetwork>(setup_.shape, reference_.pool, engine_);
+      reference_.build("crossbar_", setup_, layout_, shape_, direct_.get(), *reference_network_, engine_, nullptr);
+    } else {
+      network_ = std::make_unique<xbar::CrossbarNetwork>(setup_.shape, run_.pool, engine_);
+      run_.build("", setup_, layout_, shape_, direct_.get(), *network_, engine_, &tap_);
     }
     for (const auto& link : setup_.failed_links) network_->fail(link);
   }
@@ -343,13 +479,9 @@ class FracExperiment : public Experiment {
   }
 
   CycleEngine& engine() override { return engine_; }
-  std::uint64_t routers() const override { return network_->switches(); }
+  std::uint64_t routers() const override { return setup_.vc ? topology_->routers() : network_->switches(); }
 
-  Cycle cycles() const {
-    Cycle c = 0;
-    for (const auto& pe : pes_) c = std::max(c, pe->last_arrival());
-    return c;
-  }
+  Cycle cycles() const { return run_.cycles(); }
   std::uint64_t step_cycles() const { return setup_.t + setup_.units; }
   std::uint64_t steps() const { return (cycles() + step_cycles() - 1) / step_cycles(); }
   std::uint64_t pseudocode_steps() const {
@@ -366,8 +498,8 @@ class FracExperiment : public Experiment {
   }
 
   // The root's reduction results against the operator applied in rank order.
-  std::string reduction_problem() const {
-    const auto& results = pes_.front()->results();
+  std::string reduction_problem(const ProcessorSet& set) const {
+    const auto& results = set.pes.front()->results();
     if (results.size() != setup_.s) return "the root has no result";
     for (std::uint32_t j = 0; j < setup_.s; ++j) {
       Value expect = own_value(shape_.key, shape_.op, shape_.pu(0), j);
@@ -396,18 +528,21 @@ class FracExperiment : public Experiment {
   std::string problem() const override {
     const RunOutcome& outcome = engine_.outcome();
     if (outcome.status != RunOutcome::Status::kCompleted) return outcome.diagnostic;
-    const std::string books = ledger_.check(pool_.live());
-    if (!books.empty()) return books;
-    for (const auto& pe : pes_) {
-      const std::string why = pe->problem();
+    if (vc_fabric_) {
+      const std::string why = vc_fabric_->problem();
       if (!why.empty()) return why;
     }
-    std::uint64_t violations = 0;
-    for (const auto& nic : nics_) violations += nic->simplex_violations();
-    if (violations != 0) return std::to_string(violations) + " simplex violation(s): a port sent and received at once";
+    const std::string why = run_.problem();
+    if (!why.empty()) return why;
     if (setup_.reduction) {
-      const std::string why = reduction_problem();
-      if (!why.empty()) return why;
+      const std::string wrong = reduction_problem(run_);
+      if (!wrong.empty()) return wrong;
+    }
+    if (setup_.vc) {  // the reference crossbar run must be right too
+      const std::string ref = run_.problem().empty() ? reference_.problem() : "";
+      if (!ref.empty()) return "the reference crossbar run: " + ref;
+      if (setup_.reduction && !reduction_problem(reference_).empty())
+        return "the reference crossbar run: " + reduction_problem(reference_);
     }
     return bound_problem();
   }
@@ -421,8 +556,9 @@ class FracExperiment : public Experiment {
     r["step_cycles"] = step_cycles();
     r["lock_step"] = cycles() % step_cycles() == 0;
     r["verified"] = why.empty();
-    r["conservation"] = ledger_.check(pool_.live()).empty() ? "ok" : ledger_.check(pool_.live());
-    r["messages"] = {{"injected", ledger_.injected}, {"delivered", ledger_.delivered}, {"lost", ledger_.lost}};
+    const std::string books = run_.ledger.check(run_.pool.live());
+    r["conservation"] = books.empty() ? "ok" : books;
+    r["messages"] = {{"injected", run_.ledger.injected}, {"delivered", run_.ledger.delivered}, {"lost", run_.ledger.lost}};
     r["r"] = setup_.r;
     r["s"] = setup_.s;
     r["units_per_packet"] = setup_.units;
@@ -461,6 +597,11 @@ class FracExperiment : public Experiment {
     if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
     out["result"] = r;
 
+    if (setup_.vc) {
+      write_vc_congestion(out);
+      out["processors"] = {{"count", setup_.processors}, {"packets_held_per_pe", shape_.window}};
+      return;
+    }
     nlohmann::ordered_json links;
     std::uint64_t wait = 0, max_queue = 0;
     for (const auto* l : network_->ejection_links()) {
@@ -511,10 +652,102 @@ class FracExperiment : public Experiment {
     out["processors"] = {{"count", setup_.processors}, {"packets_held_per_pe", shape_.window}};
   }
 
+  // The tree edge a flow belongs to: inside a group, the chain edge between
+  // two members; between groups, one edge whatever member sends (a right edge
+  // is r flows: every member feeds the child's top).
+  std::uint64_t tree_edge(NodeId src, NodeId dst) const {
+    const std::uint32_t a = shape_.rank(src), b = shape_.rank(dst);
+    const std::uint32_t ga = layout_.group_of[a], gb = layout_.group_of[b];
+    if (ga == gb) return std::uint64_t{1} << 63 | static_cast<std::uint64_t>(a) << 32 | b;
+    return static_cast<std::uint64_t>(ga) << 32 | gb;
+  }
+
+  Cycle crossbar_cycles() const { return reference_.cycles(); }
+  double lost_percent() const {
+    const double ref = static_cast<double>(crossbar_cycles());
+    return ref > 0 ? 100.0 * (static_cast<double>(cycles()) - ref) / ref : 0.0;
+  }
+  struct VcCongestion {
+    std::size_t flows = 0, tree_edges = 0, packets = 0;
+  };
+  VcCongestion vc_congestion_max() const {
+    VcCongestion m;
+    for (const auto& l : vc_fabric_->links()) {
+      m.flows = std::max(m.flows, l.flows.size());
+      m.packets = std::max<std::size_t>(m.packets, l.max_open);
+      if (!setup_.couples()) {
+        std::set<std::uint64_t> edges;
+        for (std::uint64_t f : l.flows) edges.insert(tree_edge(static_cast<NodeId>(f >> 32), static_cast<NodeId>(f & 0xffffffffu)));
+        m.tree_edges = std::max(m.tree_edges, edges.size());
+      }
+    }
+    return m;
+  }
+
+  void write_vc_congestion(nlohmann::ordered_json& out) const {
+    auto& r = out["result"];
+    r["crossbar_cycles"] = crossbar_cycles();
+    r["lost_cycles"] = static_cast<std::int64_t>(cycles()) - static_cast<std::int64_t>(crossbar_cycles());
+    r["lost_percent"] = lost_percent();
+    nlohmann::ordered_json c;
+    c["network"] = topology_->describe();
+    c["embedding"] = setup_.htree ? "htree" : setup_.snake ? "snake" : "rank_order";
+    const VcCongestion m = vc_congestion_max();
+    if (!setup_.couples()) c["tree_edge_congestion"] = m.tree_edges;
+    c["edge_congestion"] = m.flows;
+    c["max_packets_on_link"] = m.packets;
+    c["wait_cycles"] = vc_fabric_->wait_cycles();
+    c["max_packet_wait_cycles"] = vc_fabric_->max_wait_cycles();
+    c["pipeline_cycles"] = vc_fabric_->pipeline_cycles();
+    nlohmann::ordered_json links = nlohmann::ordered_json::array();
+    std::size_t used = 0;
+    for (const auto& l : vc_fabric_->links()) {
+      if (l.packets == 0) continue;
+      ++used;
+      nlohmann::ordered_json j{{"link", l.name}, {"packets", l.packets}, {"flows", l.flows.size()}};
+      if (!setup_.couples()) {
+        std::set<std::uint64_t> edges;
+        for (std::uint64_t f : l.flows) edges.insert(tree_edge(static_cast<NodeId>(f >> 32), static_cast<NodeId>(f & 0xffffffffu)));
+        j["tree_edges"] = edges.size();
+      }
+      j["max_packets"] = l.max_open;
+      links.push_back(j);
+    }
+    c["links_used"] = used;
+    c["links"] = links;
+    out["congestion"] = c;
+  }
+
   std::vector<std::string> table_header() const override {
+    if (setup_.vc)
+      return {"network", "embedding", "collective", "algorithm", "P", "r", "s", "k", "t", "cycles", "crossbar", "lost",
+              "tree edges/link", "packets/link", "verified"};
     return {"network", "collective", "algorithm", "P", "r", "s", "k", "t", "cycles", "steps", "pseudocode", "verified"};
   }
   std::vector<std::string> table_row() const override {
+    if (setup_.vc) {
+      const VcCongestion m = vc_congestion_max();
+      std::ostringstream lost;
+      if (problem().empty()) lost << std::fixed << std::setprecision(1) << lost_percent() << " %";
+      else lost << "-";  // an unfinished run lost nothing measurable
+      std::string net = topology_->describe();
+      if (setup_.simplex) net += setup_.direct ? " simplex direct" : " simplex couples";
+      return {net,
+              setup_.htree ? "htree" : setup_.snake ? "snake" : "rank_order",
+              setup_.reduction ? std::string("reduction ") + to_string(setup_.op) : "broadcast",
+              to_string(setup_.algorithm),
+              std::to_string(setup_.processors),
+              std::to_string(setup_.r),
+              std::to_string(setup_.s),
+              std::to_string(setup_.k),
+              std::to_string(setup_.t),
+              std::to_string(cycles()),
+              std::to_string(crossbar_cycles()),
+              lost.str(),
+              setup_.couples() ? "-" : std::to_string(m.tree_edges),
+              std::to_string(m.packets),
+              problem().empty() ? "yes" : "NO"};
+    }
     std::string net = setup_.hier ? std::to_string(setup_.shape.modules) + "x" + std::to_string(setup_.shape.module_size) +
                                         " hier_crossbar"
                                   : "crossbar";
@@ -537,17 +770,17 @@ class FracExperiment : public Experiment {
   const FracSetup setup_;
   Layout layout_;
   RunShape shape_;
-  UnitPacketPool pool_;
-  TrafficLedger ledger_;
   LatencyStats latency_;
   DeliveryTap tap_{latency_};  // ejection probe: message latency, then the PE
   CycleEngine engine_;
   std::unique_ptr<xbar::CrossbarNetwork> network_;
-  std::vector<SinglePortNic*> directory_;
-  std::vector<std::unique_ptr<SinglePortNic>> nics_;
   std::uint32_t inter_module_edges_ = 0;  // the embedding's tree edges between modules
   std::unique_ptr<DirectSimplexSchedule> direct_;  // simplex direct: each line's half order (outlives pes_)
-  std::vector<std::unique_ptr<FractionalPe>> pes_;
+  ProcessorSet run_;
+  std::unique_ptr<vc::VcTopology> topology_;            // vc
+  std::unique_ptr<vc::VcSinglePortFabric> vc_fabric_;   // vc
+  ProcessorSet reference_;                              // vc: the same program on a full crossbar
+  std::unique_ptr<xbar::CrossbarNetwork> reference_network_;
 };
 
 std::unique_ptr<Experiment> FracSetup::elaborate(const std::string& name, const RunContext& ctx) {
@@ -561,10 +794,26 @@ NetworkKind make_kind(bool hier) {
           [hier] {
             return std::vector<ParamGroup>{{"network", network_params(hier)}, {"traffic", traffic_params()}, {"nic", nic_params()}};
           },
-          [hier](Config& cfg) { return configure(cfg, hier); }};
+          [hier](Config& cfg) { return configure(cfg, hier, nullptr); }};
 }
 
 }  // namespace
+
+std::unique_ptr<ExperimentSetup> configure_vc_collective(Config& cfg, VcFabricSpec spec) {
+  return configure(cfg, false, &spec);
+}
+
+std::vector<ParamGroup> vc_collective_params() {
+  std::vector<ParamSpec> traffic;
+  for (auto p : traffic_params()) {
+    if (p.key == "traffic.embedding") p = vc_embedding_param();
+    if (p.key == "traffic.collective")
+      p.help = "given: single-port processors run this collective over the routers (instead of synthetic traffic)";
+    traffic.push_back(p);
+  }
+  return {{"traffic (with traffic.collective: Sanders & Sibeyn's pipelined broadcast and reduction)", traffic},
+          {"nic (with traffic.collective)", nic_params(true)}};
+}
 
 NetworkKind crossbar_kind() { return make_kind(false); }
 NetworkKind hier_crossbar_kind() { return make_kind(true); }

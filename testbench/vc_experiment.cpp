@@ -14,6 +14,7 @@
 #include "routers/vc/fattree_topology.hpp"
 #include "routers/vc/vc_link_address.hpp"
 #include "routers/vc/vc_network.hpp"
+#include "testbench/fractional_experiment.hpp"
 #include "testbench/open_loop_source.hpp"
 #include "testbench/synthetic_traffic.hpp"
 
@@ -29,7 +30,8 @@ std::vector<ParamSpec> network_params() {
        "booksim: every key below that the scenario does not give takes BookSim 2's default "
        "(iq router, docs/vc_router.md)"},
       {"network.topology", "mesh", "mesh|torus|fattree", "k-ary n-dimensional mesh or torus, or the binary fat tree"},
-      {"network.k", "8", "2..256", "mesh/torus: routers per dimension"},
+      {"network.k", "8", "2..256, or with traffic.collective a list of sides [k0, k1, ...]",
+       "mesh/torus: routers per dimension (a list: per dimension, x first; network.n is its length)"},
       {"network.n", "2", "1..3", "mesh/torus: dimensions"},
       {"network.leaves", "16", "2..65536, a power of two", "fattree: processing nodes n at the leaves"},
       {"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, c1 = 1",
@@ -111,6 +113,7 @@ struct VcSetup : ExperimentSetup {
   unsigned height = 0;               // fat tree: log2 leaves
   std::vector<unsigned> capacities;  // fat tree: c_1..c_h
   unsigned k = 8, n = 2;
+  std::vector<unsigned> sides;       // mesh/torus: routers per dimension (k, n times, unless given as a list)
   bool dateline = true;
   bool adaptive = false;
   vc::NetworkParams net;
@@ -176,10 +179,10 @@ void read_failed_links(Config& cfg, VcSetup& s) {
   if (!s.fattree) names.router_of = [&](const std::vector<std::uint64_t>& x) -> std::optional<unsigned> {
     if (x.size() != s.n) return std::nullopt;
     std::uint64_t r = 0, stride = 1;
-    for (auto c : x) {
-      if (c >= s.k) return std::nullopt;
-      r += c * stride;
-      stride *= s.k;
+    for (std::size_t d = 0; d < x.size(); ++d) {
+      if (x[d] >= s.sides[d]) return std::nullopt;
+      r += x[d] * stride;
+      stride *= s.sides[d];
     }
     return static_cast<unsigned>(r);
   };
@@ -200,11 +203,16 @@ void read_failed_links(Config& cfg, VcSetup& s) {
 
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   auto s = std::make_unique<VcSetup>();
+  // traffic.collective: Sanders & Sibeyn's broadcast and reduction of single-port
+  // processors over these routers (testbench/fractional_experiment.cpp), instead
+  // of open-loop synthetic traffic.
+  const bool collective = cfg.given("traffic.collective");
   cfg.declare(network_params());
-  cfg.declare(traffic_params());
+  if (!collective) cfg.declare(traffic_params());
   if (cfg.choice("preset", {"none", "booksim"}) == "booksim")
     for (const auto& [key, value] : booksim_preset())
-      if (!cfg.given(key)) cfg.apply_override(key + "=" + value);
+      if (!cfg.given(key) && (!collective || (key.rfind("traffic.", 0) != 0 && key.rfind("measure.", 0) != 0)))
+        cfg.apply_override(key + "=" + value);
 
   const std::string topology = cfg.choice("network.topology", {"mesh", "torus", "fattree"});
   s->topology = topology == "torus" ? TopologyKind::kTorus : TopologyKind::kMesh;
@@ -221,9 +229,23 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   } else {
     cfg.declare_unused("network.leaves", "applies only to network.topology=fattree");
     cfg.declare_unused("network.capacities", "applies only to network.topology=fattree");
-    s->k = static_cast<unsigned>(cfg.integer("network.k", 2, 256));
-    s->n = static_cast<unsigned>(cfg.integer("network.n", 1, 3));
-    routers = std::pow(static_cast<double>(s->k), s->n);
+    if (cfg.node("network.k").IsSequence()) {
+      if (!collective)
+        cfg.fail("network.k", "a list of sides applies only with traffic.collective (the synthetic patterns need k^n); "
+                              "give one k, 2..256");
+      for (auto side : cfg.integer_list("network.k", 2, 256)) s->sides.push_back(static_cast<unsigned>(side));
+      if (s->sides.empty() || s->sides.size() > 3) cfg.fail("network.k", "a list of 1..3 sides, each 2..256");
+      if (cfg.given("network.n") && cfg.integer("network.n", 1, 3) != static_cast<std::int64_t>(s->sides.size()))
+        cfg.fail("network.n", "must equal the number of sides in network.k (" + std::to_string(s->sides.size()) + ")");
+      s->k = s->sides[0];
+      s->n = static_cast<unsigned>(s->sides.size());
+    } else {
+      s->k = static_cast<unsigned>(cfg.integer("network.k", 2, 256));
+      s->n = static_cast<unsigned>(cfg.integer("network.n", 1, 3));
+      s->sides.assign(s->n, s->k);
+    }
+    routers = 1;
+    for (unsigned side : s->sides) routers *= side;
     if (routers > (1 << 20)) cfg.fail("network.k", "k^n must be at most 1048576 routers");
     max_ports = 2 * s->n + 1;
   }
@@ -253,6 +275,18 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   s->net.credit_delay = static_cast<unsigned>(cfg.integer("router.credit_delay", 0, 64));
   r.vc_allocator.islip = cfg.choice("router.vc_allocator", {"islip", "round_robin"}) == "islip";
   r.vc_allocator.iterations = static_cast<unsigned>(cfg.integer("router.alloc_iterations", 1, 8));
+  if (collective) {
+    VcFabricSpec spec;
+    const VcSetup shape = *s;
+    spec.make_topology = [shape] { return make_topology(shape); };
+    spec.params = s->net;
+    spec.fattree = s->fattree;
+    spec.torus = !s->fattree && s->topology == TopologyKind::kTorus;
+    if (!s->fattree) spec.sides = s->sides;
+    spec.nodes = static_cast<unsigned>(routers);
+    spec.failed_links = s->failed_links;
+    return configure_vc_collective(cfg, std::move(spec));
+  }
 
   // Traffic.
   const unsigned nodes = static_cast<unsigned>(routers);
@@ -342,7 +376,7 @@ double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 // and collects the statistics of the measured packets.
 std::unique_ptr<vc::VcTopology> make_topology(const VcSetup& s) {
   if (s.fattree) return std::make_unique<vc::FatTreeTopology>(s.height, s.capacities, s.net.router.vcs);
-  return std::make_unique<vc::MeshTorusTopology>(s.topology, s.k, s.n, s.net.router.vcs, s.dateline, s.adaptive);
+  return std::make_unique<vc::MeshTorusTopology>(s.topology, s.sides, s.net.router.vcs, s.dateline, s.adaptive);
 }
 
 // The routers draw their random routing choices from the scenario's seed.
@@ -738,8 +772,13 @@ std::unique_ptr<Experiment> VcSetup::elaborate(const std::string& name, const Ru
 NetworkKind vc_kind() {
   NetworkKind kind;
   kind.type = "vc";
-  kind.summary = "input-queued virtual-channel wormhole router on a k-ary n-mesh or torus, open-loop synthetic traffic";
-  kind.params = [] { return std::vector<ParamGroup>{{"network", network_params()}, {"traffic", traffic_params()}}; };
+  kind.summary = "input-queued virtual-channel wormhole router on a k-ary n-mesh, torus or fat tree: open-loop "
+                 "synthetic traffic, or with traffic.collective Sanders & Sibeyn's pipelined broadcast and reduction";
+  kind.params = [] {
+    std::vector<ParamGroup> groups{{"network", network_params()}, {"traffic", traffic_params()}};
+    for (auto& g : vc_collective_params()) groups.push_back(std::move(g));
+    return groups;
+  };
   kind.configure = configure;
   return kind;
 }

@@ -12,32 +12,40 @@ unsigned VcTopology::max_ports() const {
 }
 
 MeshTorusTopology::MeshTorusTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline, bool adaptive)
-    : kind_(kind), k_(k), n_(n), vcs_(vcs), dateline_(dateline && kind == TopologyKind::kTorus), adaptive_(adaptive) {
-  if (adaptive && (kind != TopologyKind::kMesh || n != 2))
+    : MeshTorusTopology(kind, std::vector<unsigned>(n, k), vcs, dateline, adaptive) {}
+
+MeshTorusTopology::MeshTorusTopology(TopologyKind kind, const std::vector<unsigned>& sides, unsigned vcs, bool dateline,
+                                     bool adaptive)
+    : kind_(kind), n_(static_cast<unsigned>(sides.size())), vcs_(vcs), dateline_(dateline && kind == TopologyKind::kTorus),
+      adaptive_(adaptive) {
+  if (adaptive && (kind != TopologyKind::kMesh || n_ != 2))
     throw std::invalid_argument("vc topology: adaptive (west-first) routing needs a 2-D mesh");
-  if (n < 1 || n > 3 || k < 2) throw std::invalid_argument("vc topology: k >= 2, n = 1..3");
+  if (n_ < 1 || n_ > 3) throw std::invalid_argument("vc topology: k >= 2, n = 1..3");
   routers_ = 1;
-  for (unsigned d = 0; d < n; ++d) {
+  for (unsigned d = 0; d < n_; ++d) {
+    if (sides[d] < 2) throw std::invalid_argument("vc topology: k >= 2, n = 1..3");
+    side_[d] = sides[d];
     stride_[d] = routers_;
-    routers_ *= k;
+    routers_ *= sides[d];
   }
   if (dateline_ && vcs < 2) throw std::invalid_argument("vc topology: datelines need at least 2 VCs");
 }
 
-unsigned MeshTorusTopology::coord(unsigned router, unsigned dim) const { return (router / stride_[dim]) % k_; }
+unsigned MeshTorusTopology::coord(unsigned router, unsigned dim) const { return (router / stride_[dim]) % side_[dim]; }
 
 std::optional<PortRef> MeshTorusTopology::neighbor(unsigned router, unsigned port) const {
   if (port == 0 || port > 2 * n_) return std::nullopt;
   const unsigned d = (port - 1) / 2;
   const bool plus = (port % 2) == 1;
   const unsigned x = coord(router, d);
+  const unsigned k = side_[d];
   unsigned nx;
   if (plus) {
-    if (x + 1 == k_ && kind_ == TopologyKind::kMesh) return std::nullopt;
-    nx = (x + 1) % k_;
+    if (x + 1 == k && kind_ == TopologyKind::kMesh) return std::nullopt;
+    nx = (x + 1) % k;
   } else {
     if (x == 0 && kind_ == TopologyKind::kMesh) return std::nullopt;
-    nx = (x + k_ - 1) % k_;
+    nx = (x + k - 1) % k;
   }
   return PortRef{router - x * stride_[d] + nx * stride_[d], opposite(port)};
 }
@@ -55,8 +63,8 @@ std::string MeshTorusTopology::router_name(unsigned router) const {
 }
 
 std::string MeshTorusTopology::describe() const {
-  std::string s = std::string(kind_ == TopologyKind::kMesh ? "mesh " : "torus ") + std::to_string(k_);
-  for (unsigned d = 1; d < n_; ++d) s += "x" + std::to_string(k_);
+  std::string s = std::string(kind_ == TopologyKind::kMesh ? "mesh " : "torus ") + std::to_string(side_[0]);
+  for (unsigned d = 1; d < n_; ++d) s += "x" + std::to_string(side_[d]);
   return s;
 }
 
@@ -78,20 +86,21 @@ RouteChoice MeshTorusTopology::route(unsigned at, NodeId src, NodeId dst) const 
   for (unsigned d = 0; d < n_; ++d) {
     const unsigned x = coord(at, d);
     const unsigned t = coord(dst, d);
+    const unsigned k = side_[d];
     if (x == t) continue;
     bool plus;
     if (kind_ == TopologyKind::kMesh) {
       plus = t > x;
     } else {
-      const unsigned forward = (t + k_ - x) % k_;
-      plus = forward <= k_ - forward;
+      const unsigned forward = (t + k - x) % k;
+      plus = forward <= k - forward;
     }
     RouteChoice c{1 + 2 * d + (plus ? 0u : 1u), all};
     if (dateline_) {
       // The class of the next buffer: upper once this dimension's wrap link is
       // crossed, i.e. when the next coordinate has passed round the source's.
       const unsigned s = coord(src, d);
-      const unsigned next = plus ? (x + 1) % k_ : (x + k_ - 1) % k_;
+      const unsigned next = plus ? (x + 1) % k : (x + k - 1) % k;
       const bool crossed = plus ? next < s : next > s;
       const unsigned half = vcs_ / 2;
       const std::uint64_t lower = (std::uint64_t{1} << half) - 1;

@@ -7,8 +7,10 @@
 // and HPAM's levels of meshes elsewhere) implements it, so they all run on the
 // same router, NIC and links.
 //
-// MeshTorusTopology: k-ary n-dimensional mesh or torus (n = 1..3). Router r
-// has coordinates r = x0 + k x1 + k^2 x2, one node per router. Ports: 0 is the
+// MeshTorusTopology: k-ary n-dimensional mesh or torus (n = 1..3), or one
+// with a size per dimension (k0 x k1 x k2, e.g. the 16 x 8 mesh of Sanders &
+// Sibeyn's Fig. 4). Router r has coordinates r = x0 + k0 x1 + k0 k1 x2, one
+// node per router. Ports: 0 is the
 // node (injection in, ejection out); port 1 + 2d goes toward +d, port 2 + 2d
 // toward -d.
 //
@@ -28,6 +30,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/rng.hpp"
 #include "models/types.hpp"
@@ -81,6 +84,9 @@ enum class TopologyKind { kMesh, kTorus };
 class MeshTorusTopology : public VcTopology {
  public:
   MeshTorusTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline, bool adaptive = false);
+  // Sides per dimension (1..3 of them, each >= 2).
+  MeshTorusTopology(TopologyKind kind, const std::vector<unsigned>& sides, unsigned vcs, bool dateline,
+                    bool adaptive = false);
 
   unsigned routers() const override { return routers_; }
   unsigned nodes() const override { return routers_; }
@@ -94,7 +100,8 @@ class MeshTorusTopology : public VcTopology {
   RouteChoice route(unsigned at, unsigned in_port, NodeId src, NodeId dst, Rng& rng) const override;
 
   TopologyKind kind() const { return kind_; }
-  unsigned k() const { return k_; }
+  unsigned k() const { return side_[0]; }
+  unsigned side(unsigned dim) const { return side_[dim]; }
   unsigned n() const { return n_; }
   bool dateline() const { return dateline_; }
   bool adaptive() const { return adaptive_; }
@@ -109,7 +116,8 @@ class MeshTorusTopology : public VcTopology {
 
  private:
   TopologyKind kind_;
-  unsigned k_, n_, vcs_;
+  unsigned n_, vcs_;
+  unsigned side_[3] = {1, 1, 1};
   bool dateline_;
   bool adaptive_;
   unsigned routers_;
