@@ -209,7 +209,9 @@ TEST(HpamPlan, RelayBroadcastFeedsLevelTwoFromTheSourcesRow) {
         EXPECT_EQ(M.g.position(plan.sends[src][i].dst).level, 0u);
         EXPECT_EQ(M.g.position(plan.sends[src][i].dst).row, M.source.row);
       }
-      if (steps < plan.sends[src].size()) EXPECT_TRUE(M.inter_level(plan.sends[src][steps]));
+      if (steps < plan.sends[src].size()) {
+        EXPECT_TRUE(M.inter_level(plan.sends[src][steps]));
+      }
       // Every destination gets the one content once.
       for (NodeId n = 0; n < M.g.nodes(); ++n) {
         const bool dest = n != src && (all || M.g.position(n).level == 1);

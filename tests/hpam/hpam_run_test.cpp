@@ -200,7 +200,9 @@ TEST(HpamRun, SynchronousSendsDeliverAndVerifyEveryCollective) {
       merged = results[i].results["hpam"]["combining"]["messages_out"].get<std::uint64_t>();
     EXPECT_EQ(acks["still_awaited"], 0u) << what;
     EXPECT_EQ(acks["received"].get<std::uint64_t>(), acks["sent"].get<std::uint64_t>() + 3 * merged) << what;
-    if (c_of(runs[i]) == "gather" && a_of(runs[i]) == "multicast") EXPECT_GT(merged, 0u) << what;
+    if (c_of(runs[i]) == "gather" && a_of(runs[i]) == "multicast") {
+      EXPECT_GT(merged, 0u) << what;
+    }
   }
 }
 
@@ -272,7 +274,9 @@ TEST(HpamRun, RelaysThroughLevelOneDeliverEveryCollective) {
     EXPECT_TRUE(r["verified"].get<bool>()) << what;
     EXPECT_EQ(r["conservation"], "ok") << what;
     EXPECT_EQ(r["expected"]["equation"], equations[i]) << what;
-    if (equations[i] == "none") EXPECT_TRUE(r["expected"].contains("why_none")) << what;
+    if (equations[i] == "none") {
+      EXPECT_TRUE(r["expected"].contains("why_none")) << what;
+    }
   }
 }
 

@@ -203,7 +203,9 @@ TEST(SandersSibeynMesh, BroadcastAndReductionVerifiedOnMeshTorusAndFatTree) {
     ASSERT_EQ(runs[i].problem, "");
     const auto& r = runs[i].results["result"];
     EXPECT_TRUE(r["verified"].get<bool>());
-    if (i + 2 != runs.size()) EXPECT_GE(r["cycles"].get<long>(), r["crossbar_cycles"].get<long>());
+    if (i + 2 != runs.size()) {
+      EXPECT_GE(r["cycles"].get<long>(), r["crossbar_cycles"].get<long>());
+    }
   }
   const auto& xbar = runs[runs.size() - 2].results;
   const auto& vc = runs.back().results;
