@@ -240,9 +240,16 @@ TEST(HpamRun, BadParametersAreRejectedWithOneLine) {
   expect_rejected(run + "nic.send_protocol=synchronous --set network.replication=true --set traffic.algorithm=multicast "
                         "--set traffic.collective=gather",
                   "combining router");
-  expect_rejected(run + "network.levels=[[1,1],[64,64]]", "at most 64");
-  expect_rejected(run + "network.replication=true --set network.levels=[[1,1],[32,32]] --set router.vcs=1",
-                  "at most 16 branches");
+  // 1x1 over 512x512 with 8 VCs: 517 ports x 8 VCs at the level-1 router.
+  expect_rejected(run + "network.levels=[[1,1],[512,512]] --set router.vcs=8", "at most 4096");
+  expect_rejected(run + "network.replication=true --set network.levels=[[1,1],[512,512]] --set router.vcs=1",
+                  "at most 256 branches");
+  if (hpam::rtl_replicator_available()) {
+    const unsigned c2 = 2 * hpam::rtl_replicator_branches();  // twice the verilated branches
+    expect_rejected(run + "network.replication=true --set network.replicator_model=rtl --set network.levels=[[1,1],[" +
+                        std::to_string(c2) + "," + std::to_string(c2) + "]]",
+                    "verilated with " + std::to_string(hpam::rtl_replicator_branches()) + " branches");
+  }
 }
 
 }  // namespace
