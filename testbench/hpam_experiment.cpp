@@ -273,10 +273,18 @@ ResourceEstimate HpamSetup::estimate() const {
 // The processors of the machine, running one collective program per trial:
 // a processor sends its planned messages (through its NIC's TLM socket) once
 // it has received what the plan says it waits for, and checks every message.
+// Routers and NICs are allocated in node order, so evaluating a cycle's
+// blocks in address order sweeps memory sequentially: at 256x256 the model
+// (1.2 GB) is far beyond the caches (docs/performance.md, "HPAM at 256x256").
+CycleEngine::Options address_ordered(CycleEngine::Options options) {
+  options.address_order = true;
+  return options;
+}
+
 class HpamExperiment : public CollectiveExperiment, public Clocked, public DeliverySink {
  public:
   HpamExperiment(sc_core::sc_module_name name, const HpamSetup& setup, const RunContext& ctx)
-      : CollectiveExperiment(name, ctx.engine),
+      : CollectiveExperiment(name, address_ordered(ctx.engine)),
         Clocked(Phase::kProcessor),
         setup_(setup),
         seed_(ctx.seed),
