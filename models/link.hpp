@@ -21,7 +21,8 @@
 // of items sent in the current cycle (the waveform probe).
 //
 // Two shapes share this code:
-//   Link<T>               any width and latency; rows live on the heap
+//   Link<T>               any width and latency; rows live on the heap (inline
+//                         for width 1 and latency 1)
 //   Link<T, OneCycleWire> one link of latency 1: everything inline, trivially
 //                         destructible, 56 bytes for a packet handle; the shape a million-router
 //                         network can afford per port (docs/performance.md)
@@ -59,12 +60,18 @@ struct HeapRows {
     std::uint32_t count = 0;
     std::uint32_t read = 0;  // the receiver read this row (checked on strict links)
   };
-  std::unique_ptr<Row[]> rows;
-  std::unique_ptr<T[]> slots;
+  // Rows on the heap, except for the commonest link (width 1, latency 1):
+  // its two rows and slots live inline, so reading or writing it touches the
+  // link object alone (one cache miss instead of three in a big network).
+  bool small = false;
+  bool strict = false;  // reusing a row nobody read is a model error
   std::uint32_t width = 1;
   std::uint32_t latency = 1;
   Cycle mask = 1;
-  bool strict = false;  // reusing a row nobody read is a model error
+  Row small_rows[2];
+  T small_slots[2]{};
+  std::unique_ptr<Row[]> heap_rows;
+  std::unique_ptr<T[]> heap_slots;
 
   void shape(unsigned w, unsigned l) {
     if (w < 1 || l < 1) throw std::invalid_argument("link: width and latency must be >= 1");
@@ -73,18 +80,24 @@ struct HeapRows {
     Cycle n = 2;  // a power of two > latency, so a cycle maps to its row by a mask
     while (n < l + 1u) n *= 2;
     mask = n - 1;
-    rows = std::make_unique<Row[]>(n);
-    slots = std::make_unique<T[]>(n * w);
+    small = w == 1 && n == 2;
+    for (Row& r : small_rows) r = Row{};
+    heap_rows = small ? nullptr : std::make_unique<Row[]>(n);
+    heap_slots = small ? nullptr : std::make_unique<T[]>(n * w);
   }
+  Row* rows() { return small ? small_rows : heap_rows.get(); }
+  const Row* rows() const { return small ? small_rows : heap_rows.get(); }
+  T* slots() { return small ? small_slots : heap_slots.get(); }
+  const T* slots() const { return small ? small_slots : heap_slots.get(); }
   std::uint32_t count(Cycle t) const {
-    const Row& r = rows[t & mask];
+    const Row& r = rows()[t & mask];
     return r.stamp == t ? r.count : 0;
   }
-  const T* row(Cycle t) const { return &slots[(t & mask) * width]; }
-  void mark_read(Cycle t) { rows[t & mask].read = 1; }
+  const T* row(Cycle t) const { return &slots()[(t & mask) * width]; }
+  void mark_read(Cycle t) { rows()[t & mask].read = 1; }
   // Appends to the row of cycle t; returns true if it was the row's first item.
   bool append(Cycle t, const T& item) {
-    Row& r = rows[t & mask];
+    Row& r = rows()[t & mask];
     const bool first = r.stamp != t;
     if (first) {
       if (strict && r.count != 0 && r.read == 0)
@@ -94,7 +107,7 @@ struct HeapRows {
       r.read = 0;
     }
     if (r.count == width) throw std::logic_error("link: more items than physical links in one cycle");
-    slots[(t & mask) * width + r.count++] = item;
+    slots()[(t & mask) * width + r.count++] = item;
     return first;
   }
 };

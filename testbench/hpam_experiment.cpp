@@ -147,6 +147,12 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
       cfg.fail(kReplication.key, "the replicator has at most " + std::to_string(hpam::kMaxReplicatorBranches) +
                                      " branches; this machine needs c2/c1 = " + std::to_string(f) +
                                      " (make c1 larger or c2 smaller)");
+    if (s->replicator_impl == hpam::ReplicatorImpl::kRtl && f > hpam::rtl_replicator_branches())
+      cfg.fail(kReplicatorModel.key, "the RTL replicator was verilated with " +
+                                         std::to_string(hpam::rtl_replicator_branches()) +
+                                         " branches; this machine needs c2/c1 = " + std::to_string(f) +
+                                         " (use behavioral, or reconfigure with -DICNSIM_RTL_REPLICATOR_BRANCHES=" +
+                                         std::to_string(f) + ")");
   } else {
     for (const auto* k : {&kReplicatorModel.key, &kReplicatorMode.key})
       cfg.declare_unused(*k, "applies only to network.replication=true");
@@ -173,16 +179,17 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   s->net.router.vcs = static_cast<unsigned>(kVcs.read(cfg));
   s->net.router.buffer_depth = static_cast<unsigned>(kBufferDepth.read(cfg));
   {
-    // The shared VcRouter arbitrates over at most 64 input VCs: the bottom-row
-    // routers of level 1 have 5 + f (+1 up, +2 replication) ports.
+    // The shared VcRouter arbitrates over at most vc::kMaxRouterInputVcs
+    // input VCs: the bottom-row routers of level 1 have 5 + f (+1 up, +2
+    // replication) ports.
     const unsigned f = s->levels[1].cols / s->levels[0].cols;
     const unsigned ports = 5 + f + (replication ? 2u : 0u);
     const unsigned top = 5 + 1 + (replication ? 1u : 0u);
     const unsigned worst = std::max(ports, top);
-    if (worst * s->net.router.vcs > 64)
+    if (worst * s->net.router.vcs > vc::kMaxRouterInputVcs)
       cfg.fail(kLevels.key, "the inter-level routers would have " + std::to_string(worst) + " ports x " +
-                                std::to_string(s->net.router.vcs) + " VCs; the VC router takes at most 64 "
-                                "(make c2/c1 smaller or router.vcs fewer)");
+                                std::to_string(s->net.router.vcs) + " VCs; the VC router takes at most " +
+                                std::to_string(vc::kMaxRouterInputVcs) + " (make c2/c1 smaller or router.vcs fewer)");
   }
   s->q = static_cast<unsigned>(kQ.read(cfg));
   s->send_us = kSendUs.read(cfg);
@@ -291,10 +298,18 @@ ResourceEstimate HpamSetup::estimate() const {
 // The processors of the machine, running one collective program per trial:
 // a processor sends its planned messages (through its NIC's TLM socket) once
 // it has received what the plan says it waits for, and checks every message.
+// Routers and NICs are allocated in node order, so evaluating a cycle's
+// blocks in address order sweeps memory sequentially: at 256x256 the model
+// (1.2 GB) is far beyond the caches (docs/performance.md, "HPAM at 256x256").
+CycleEngine::Options address_ordered(CycleEngine::Options options) {
+  options.address_order = true;
+  return options;
+}
+
 class HpamExperiment : public CollectiveExperiment, public Clocked, public DeliverySink {
  public:
   HpamExperiment(sc_core::sc_module_name name, const HpamSetup& setup, const RunContext& ctx)
-      : CollectiveExperiment(name, ctx.engine),
+      : CollectiveExperiment(name, address_ordered(ctx.engine)),
         Clocked(Phase::kProcessor),
         setup_(setup),
         seed_(ctx.seed),

@@ -12,7 +12,9 @@
 // de-synchronises the output arbiters. With one iteration the two differ only
 // in that iSLIP never moves the pointer of an input whose pick lost.
 //
-// Up to 64 inputs and 64 outputs; requests are one output mask per input.
+// Any number of inputs and outputs: input i's requests are the
+// mask_words(outputs) words at requests + i * mask_words(outputs); up to 64
+// outputs that is one word per input.
 #pragma once
 
 #include <cstdint>
@@ -37,40 +39,58 @@ class SeparableAllocator {
     if (options_.iterations < 1) options_.iterations = 1;
     input_arb_.assign(inputs, RoundRobinArbiter(outputs));
     output_arb_.assign(outputs, RoundRobinArbiter(inputs));
-    picked_by_.assign(outputs, 0);
+    in_words_ = mask_words(inputs);
+    out_words_ = mask_words(outputs);
+    picked_by_.assign(static_cast<std::size_t>(outputs) * in_words_, 0);
+    free_outputs_.assign(out_words_, 0);
+    masked_.assign(out_words_, 0);
+    pick_.assign(inputs, -1);
   }
 
   unsigned inputs() const { return static_cast<unsigned>(input_arb_.size()); }
   unsigned outputs() const { return static_cast<unsigned>(output_arb_.size()); }
+  // Words of one input's request mask.
+  unsigned request_words() const { return out_words_; }
 
-  // requests[i]: the outputs input i asks for. grant[i] receives the output
-  // granted to input i, or -1. Returns the number of grants.
+  // requests: the outputs each input asks for (request_words() words per
+  // input). grant[i] receives the output granted to input i, or -1. Returns
+  // the number of grants.
   unsigned allocate(const std::uint64_t* requests, int* grant) {
     const unsigned n_in = inputs();
     const unsigned n_out = outputs();
     for (unsigned i = 0; i < n_in; ++i) grant[i] = -1;
-    std::uint64_t free_outputs = n_out == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << n_out) - 1);
+    for (unsigned w = 0; w < out_words_; ++w) {
+      const unsigned bits = n_out - w * 64;
+      free_outputs_[w] = bits >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << bits) - 1);
+    }
     unsigned grants = 0;
     const unsigned rounds = options_.islip ? options_.iterations : 1;
     for (unsigned round = 0; round < rounds; ++round) {
-      for (unsigned o = 0; o < n_out; ++o) picked_by_[o] = 0;
-      int pick[64];
+      for (auto& m : picked_by_) m = 0;
       bool any = false;
       for (unsigned i = 0; i < n_in; ++i) {
-        pick[i] = -1;
+        pick_[i] = -1;
         if (grant[i] >= 0) continue;
-        const std::uint64_t r = requests[i] & free_outputs;
-        if (r == 0) continue;
-        pick[i] = input_arb_[i].arbitrate(r);
-        picked_by_[pick[i]] |= std::uint64_t{1} << i;
+        const std::uint64_t* req = requests + static_cast<std::size_t>(i) * out_words_;
+        bool some = false;
+        for (unsigned w = 0; w < out_words_; ++w) {
+          masked_[w] = req[w] & free_outputs_[w];
+          some = some || masked_[w] != 0;
+        }
+        if (!some) continue;
+        pick_[i] = out_words_ == 1 ? input_arb_[i].arbitrate(masked_[0]) : input_arb_[i].arbitrate_words(masked_.data());
+        picked_by_[static_cast<std::size_t>(pick_[i]) * in_words_ + i / 64] |= std::uint64_t{1} << (i % 64);
         any = true;
       }
       if (!any) break;
       for (unsigned o = 0; o < n_out; ++o) {
-        if (picked_by_[o] == 0) continue;
-        const int i = output_arb_[o].arbitrate(picked_by_[o]);
+        const std::uint64_t* by = &picked_by_[static_cast<std::size_t>(o) * in_words_];
+        bool some = false;
+        for (unsigned w = 0; w < in_words_ && !some; ++w) some = by[w] != 0;
+        if (!some) continue;
+        const int i = in_words_ == 1 ? output_arb_[o].arbitrate(by[0]) : output_arb_[o].arbitrate_words(by);
         grant[i] = static_cast<int>(o);
-        free_outputs &= ~(std::uint64_t{1} << o);
+        free_outputs_[o / 64] &= ~(std::uint64_t{1} << (o % 64));
         ++grants;
         if (round == 0) {
           output_arb_[o].update(i);
@@ -79,7 +99,7 @@ class SeparableAllocator {
       }
       if (!options_.islip) {  // plain round-robin: a losing input's pointer moves too
         for (unsigned i = 0; i < n_in; ++i)
-          if (pick[i] >= 0 && grant[i] != pick[i]) input_arb_[i].update(pick[i]);
+          if (pick_[i] >= 0 && grant[i] != pick_[i]) input_arb_[i].update(pick_[i]);
       }
     }
     return grants;
@@ -89,7 +109,11 @@ class SeparableAllocator {
   Options options_;
   std::vector<RoundRobinArbiter> input_arb_;
   std::vector<RoundRobinArbiter> output_arb_;
-  std::vector<std::uint64_t> picked_by_;
+  unsigned in_words_ = 1, out_words_ = 1;
+  std::vector<std::uint64_t> picked_by_;     // per output: the inputs that picked it
+  std::vector<std::uint64_t> free_outputs_;  // outputs not yet granted this allocation
+  std::vector<std::uint64_t> masked_;        // one input's requests among the free outputs
+  std::vector<int> pick_;                    // per input: its arbiter's pick this round
 };
 
 }  // namespace icn

@@ -59,14 +59,16 @@ class VcBuffer {
   std::unique_ptr<std::uint32_t[]> size_;
 };
 
-// The upstream side's count of free entries in each downstream VC.
+// The upstream side's count of free entries in each downstream VC, kept
+// inline (a NIC reads it every cycle it sends; no pointer to chase).
 class CreditCounter {
  public:
+  static constexpr unsigned kMaxVcs = 16;
   CreditCounter() = default;
   CreditCounter(unsigned vcs, unsigned depth) { reset(vcs, depth); }
   void reset(unsigned vcs, unsigned depth) {
+    if (vcs > kMaxVcs) throw std::invalid_argument("credit counter: at most 16 VCs");
     depth_ = depth;
-    credits_ = std::make_unique<std::uint32_t[]>(vcs);
     vcs_ = vcs;
     for (unsigned v = 0; v < vcs; ++v) credits_[v] = depth;
   }
@@ -86,7 +88,7 @@ class CreditCounter {
  private:
   unsigned vcs_ = 0;
   unsigned depth_ = 0;
-  std::unique_ptr<std::uint32_t[]> credits_;
+  std::uint32_t credits_[kMaxVcs] = {};
 };
 
 }  // namespace icn

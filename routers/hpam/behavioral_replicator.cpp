@@ -9,7 +9,7 @@ bool ReplicatorOutputs::operator==(const ReplicatorOutputs& o) const {
   if (in_ready != o.in_ready || out_valid != o.out_valid) return false;
   // Only offered flits are compared: what sits on an invalid output is noise.
   for (unsigned i = 0; i < kMaxReplicatorBranches; ++i)
-    if ((out_valid >> i & 1u) && !(out[i] == o.out[i])) return false;
+    if (out_valid.test(i) && !(out[i] == o.out[i])) return false;
   return true;
 }
 
@@ -19,7 +19,7 @@ BehavioralReplicator::BehavioralReplicator(unsigned branches, ReplicatorMode mod
     throw std::invalid_argument("replicator: branches must be 1.." + std::to_string(kMaxReplicatorBranches));
   if (mode == ReplicatorMode::kBuffered && depth < 1)
     throw std::invalid_argument("replicator: a buffered replicator needs depth >= 1");
-  all_ = (1u << branches) - 1;
+  all_ = BranchMask::first(branches);
   if (mode == ReplicatorMode::kBuffered) {
     fifo_.resize(branches);
     for (auto& f : fifo_) f.slot.resize(depth);
@@ -29,37 +29,39 @@ BehavioralReplicator::BehavioralReplicator(unsigned branches, ReplicatorMode mod
 
 ReplicatorOutputs BehavioralReplicator::cycle(const ReplicatorInputs& in) {
   ReplicatorOutputs out;
-  const std::uint32_t mask = in.in_mask & all_;
+  const BranchMask mask = in.in_mask & all_;
   if (mode_ == ReplicatorMode::kLockstep) {
     // No storage: the flit goes through in the cycle every masked branch is ready.
-    out.in_ready = in.in_valid && mask != 0 && (in.out_ready & mask) == mask;
+    out.in_ready = in.in_valid && mask.any() && (in.out_ready & mask) == mask;
     if (out.in_ready) {
       out.out_valid = mask;
       for (unsigned i = 0; i < branches_; ++i)
-        if (mask >> i & 1u) out.out[i] = in.in;
+        if (mask.test(i)) out.out[i] = in.in;
     }
     return out;
   }
   // Buffered: offer each FIFO's head; take the input when every masked FIFO
   // has room as registered (a pop in this cycle does not make room until the edge).
-  std::uint32_t room = 0;
+  BranchMask room;
   for (unsigned i = 0; i < branches_; ++i) {
     if (count_[i] != 0) {
-      out.out_valid |= 1u << i;
+      out.out_valid.set(i);
       out.out[i] = fifo_[i].slot[fifo_[i].head];
     }
-    if (count_[i] < depth_) room |= 1u << i;
+    if (count_[i] < depth_) room.set(i);
   }
-  out.in_ready = in.in_valid && mask != 0 && (room & mask) == mask;
+  out.in_ready = in.in_valid && mask.any() && (room & mask) == mask;
   // Clock edge: pops, then pushes.
   for (unsigned i = 0; i < branches_; ++i) {
     Fifo& f = fifo_[i];
-    if ((out.out_valid >> i & 1u) && (in.out_ready >> i & 1u)) {
-      f.head = (f.head + 1) % depth_;
+    if (out.out_valid.test(i) && in.out_ready.test(i)) {
+      f.head = f.head + 1 == depth_ ? 0 : f.head + 1;
       --count_[i];
     }
-    if (out.in_ready && (mask >> i & 1u)) {
-      f.slot[(f.head + count_[i]) % depth_] = in.in;
+    if (out.in_ready && mask.test(i)) {
+      unsigned at = f.head + count_[i];
+      if (at >= depth_) at -= depth_;
+      f.slot[at] = in.in;
       ++count_[i];
     }
   }
@@ -75,6 +77,18 @@ bool rtl_replicator_available() {
   return true;
 #else
   return false;
+#endif
+}
+
+#ifdef ICNSIM_HAS_RTL_REPLICATOR
+unsigned rtl_replicator_max_branches();
+#endif
+
+unsigned rtl_replicator_branches() {
+#ifdef ICNSIM_HAS_RTL_REPLICATOR
+  return rtl_replicator_max_branches();
+#else
+  return 0;
 #endif
 }
 

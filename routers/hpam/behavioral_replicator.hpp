@@ -27,7 +27,7 @@ class BehavioralReplicator : public ReplicatorCore {
   unsigned branches_;
   ReplicatorMode mode_;
   unsigned depth_;
-  std::uint32_t all_;
+  BranchMask all_;
   std::vector<Fifo> fifo_;
   std::vector<unsigned> count_;
 };

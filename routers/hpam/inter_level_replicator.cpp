@@ -15,6 +15,7 @@ InterLevelReplicator::InterLevelReplicator(sc_core::sc_module_name name, std::un
   credits_.assign(f, 0);
   flits_out_.assign(f, 0);
   fifo_.resize(vcs);
+  all_branches_ = BranchMask::first(f);
 }
 
 void InterLevelReplicator::connect_input(vc::FlitLink* in, vc::CreditLink* credit_out) {
@@ -55,10 +56,10 @@ Cycle InterLevelReplicator::tick(Cycle now) {
     in.in_valid = true;
     in.in.data = current_serial_ << 1 | (front->flit.head() ? 1u : 0u);
     in.in.last = front->flit.tail();
-    in.in_mask = f >= 32 ? ~0u : (1u << f) - 1;
+    in.in_mask = all_branches_;
   }
   for (unsigned i = 0; i < f; ++i)
-    if (credits_[i] > 0) in.out_ready |= 1u << i;
+    if (credits_[i] > 0) in.out_ready.set(i);
   const ReplicatorOutputs out = core_->cycle(in);
 
   if (out.in_ready) {
@@ -87,7 +88,7 @@ Cycle InterLevelReplicator::tick(Cycle now) {
     ++stalled_;
   }
   for (unsigned i = 0; i < f; ++i) {
-    if (!(out.out_valid >> i & 1u) || !(in.out_ready >> i & 1u)) continue;
+    if (!out.out_valid.test(i) || !in.out_ready.test(i)) continue;
     const std::uint64_t serial = out.out[i].data >> 1;
     Copies& c = copies_.at(serial);
     vc::Flit fl;

@@ -84,6 +84,7 @@ class InterLevelReplicator : public sc_core::sc_module, public Clocked {
   std::uint64_t current_serial_ = 0;
   std::uint64_t next_serial_ = 0;
   std::map<std::uint64_t, Copies> copies_;  // per packet still leaving, by serial
+  BranchMask all_branches_;
   std::vector<std::uint64_t> flits_out_;
   std::uint64_t flits_in_ = 0, stalled_ = 0;
   unsigned max_occupancy_ = 0;

@@ -24,10 +24,79 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <ostream>
 
 namespace icn::hpam {
 
-constexpr unsigned kMaxReplicatorBranches = 16;
+// The paper's machines with one level-1 processor have f = c2 links down from
+// it (256 for a 256x256 level 2).
+constexpr unsigned kMaxReplicatorBranches = 256;
+
+// One bit per branch (bit i = branch i), as wide as the largest replicator.
+// It reads like the unsigned masks it replaced: built from an integer,
+// combined with & | ~ and shifts, compared with an integer, tested as a bool.
+class BranchMask {
+ public:
+  static constexpr unsigned kWords = (kMaxReplicatorBranches + 63) / 64;
+  constexpr BranchMask() = default;
+  constexpr BranchMask(std::uint64_t low) : w_{low} {}  // NOLINT: implicit, like an unsigned mask
+  // Branches 0 .. n-1.
+  static BranchMask first(unsigned n) {
+    BranchMask m;
+    for (unsigned i = 0; i < n; ++i) m.set(i);
+    return m;
+  }
+  bool test(unsigned i) const { return i < kMaxReplicatorBranches && ((w_[i / 64] >> (i % 64)) & 1u); }
+  void set(unsigned i) { w_[i / 64] |= std::uint64_t{1} << (i % 64); }
+  std::uint64_t word(unsigned k) const { return w_[k]; }
+  void set_word(unsigned k, std::uint64_t v) { w_[k] = v; }
+  bool any() const {
+    for (auto x : w_)
+      if (x != 0) return true;
+    return false;
+  }
+  explicit operator bool() const { return any(); }
+
+  friend BranchMask operator&(BranchMask a, const BranchMask& b) {
+    for (unsigned k = 0; k < kWords; ++k) a.w_[k] &= b.w_[k];
+    return a;
+  }
+  friend BranchMask operator|(BranchMask a, const BranchMask& b) {
+    for (unsigned k = 0; k < kWords; ++k) a.w_[k] |= b.w_[k];
+    return a;
+  }
+  BranchMask operator~() const {
+    BranchMask m;
+    for (unsigned k = 0; k < kWords; ++k) m.w_[k] = ~w_[k];
+    return m;
+  }
+  BranchMask& operator&=(const BranchMask& b) { return *this = *this & b; }
+  BranchMask& operator|=(const BranchMask& b) { return *this = *this | b; }
+  BranchMask operator>>(unsigned n) const {
+    BranchMask m;
+    for (unsigned i = n; i < kMaxReplicatorBranches; ++i)
+      if (test(i)) m.set(i - n);
+    return m;
+  }
+  BranchMask operator<<(unsigned n) const {
+    BranchMask m;
+    for (unsigned i = 0; i + n < kMaxReplicatorBranches; ++i)
+      if (test(i)) m.set(i + n);
+    return m;
+  }
+  friend bool operator==(const BranchMask& a, const BranchMask& b) { return a.w_ == b.w_; }
+  friend bool operator!=(const BranchMask& a, const BranchMask& b) { return !(a == b); }
+  // Hexadecimal, most significant nonzero word first (in the stream's base for one word).
+  friend std::ostream& operator<<(std::ostream& os, const BranchMask& m) {
+    unsigned top = kWords - 1;
+    while (top > 0 && m.w_[top] == 0) --top;
+    for (unsigned k = top + 1; k-- > 0;) os << m.w_[k] << (k != 0 ? "_" : "");
+    return os;
+  }
+
+ private:
+  std::array<std::uint64_t, kWords> w_{};
+};
 
 // One flit as the replicator sees it: an opaque 64-bit word (the router packs
 // its flit into it) and the packet's last-flit bit.
@@ -43,15 +112,15 @@ enum class ReplicatorMode { kLockstep, kBuffered };
 struct ReplicatorInputs {
   bool in_valid = false;
   ReplicatorFlit in;
-  std::uint32_t in_mask = 0;    // branches this flit goes to (bit i = branch i); nonzero when in_valid
-  std::uint32_t out_ready = 0;  // bit i: branch i's downstream takes a flit this cycle if offered
+  BranchMask in_mask;    // branches this flit goes to (bit i = branch i); nonzero when in_valid
+  BranchMask out_ready;  // bit i: branch i's downstream takes a flit this cycle if offered
 };
 
 // Outputs of the same cycle. A flit on branch i moves when out_valid bit i and
 // out_ready bit i are both set.
 struct ReplicatorOutputs {
-  bool in_ready = false;        // the input flit is taken this cycle
-  std::uint32_t out_valid = 0;  // bit i: a flit is offered on branch i
+  bool in_ready = false;  // the input flit is taken this cycle
+  BranchMask out_valid;   // bit i: a flit is offered on branch i
   std::array<ReplicatorFlit, kMaxReplicatorBranches> out{};
   bool operator==(const ReplicatorOutputs& o) const;
 };
@@ -71,11 +140,15 @@ class ReplicatorCore {
 
 enum class ReplicatorImpl { kBehavioral, kRtl };
 
-// Throws std::invalid_argument for branches outside 1..kMaxReplicatorBranches,
-// or kBuffered with depth 0. Returns nullptr for kRtl when this build has no
-// Verilated replicator (ICNSIM_HAS_RTL_REPLICATOR unset).
+// Throws std::invalid_argument for branches outside 1..kMaxReplicatorBranches
+// (1..rtl_replicator_branches() for kRtl), or kBuffered with depth 0. Returns
+// nullptr for kRtl when this build has no Verilated replicator
+// (ICNSIM_HAS_RTL_REPLICATOR unset).
 std::unique_ptr<ReplicatorCore> make_replicator(ReplicatorImpl impl, unsigned branches, ReplicatorMode mode,
                                                 unsigned depth);
 bool rtl_replicator_available();
+// Branches of the verilated RTL replicator (its Branches parameter, chosen at
+// configure time: -DICNSIM_RTL_REPLICATOR_BRANCHES); 0 without one.
+unsigned rtl_replicator_branches();
 
 }  // namespace icn::hpam

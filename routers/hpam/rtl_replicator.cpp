@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "Vinter_level_replicator.h"
 #include "verilated.h"
@@ -10,13 +11,13 @@
 
 namespace icn::rtl {
 extern const unsigned kReplicatorDepth;
+extern const unsigned kReplicatorBranches;
 }
 
 namespace icn::hpam {
 namespace {
 
 constexpr unsigned kDataBits = 64;
-static_assert(kMaxReplicatorBranches == 16, "rtl/CMakeLists.txt verilates the replicator with 16 branches");
 // Bits of one branch's fill count in occupancy_o: $clog2(Depth + 1).
 unsigned count_bits() {
   unsigned bits = 0;
@@ -24,25 +25,57 @@ unsigned count_bits() {
   return bits;
 }
 
-// Bits [lo, lo + n) of a Verilated wide port (n <= 64).
-template <typename Wide>
-std::uint64_t field(const Wide& w, unsigned lo, unsigned n) {
+// Verilator gives a port of up to 64 bits as an integer and a wider one as
+// 32-bit words (VlWide); these read and write either, so the code serves any
+// verilated Branches.
+template <typename Port>
+bool port_bit(const Port& p, unsigned bit) {
+  if constexpr (std::is_integral_v<Port>) return bit < 64 && (static_cast<std::uint64_t>(p) >> bit & 1u);
+  else return p[bit / 32] >> (bit % 32) & 1u;
+}
+
+// Bits [lo, lo + n) of a port (n <= 64).
+template <typename Port>
+std::uint64_t field(const Port& w, unsigned lo, unsigned n) {
   std::uint64_t v = 0;
-  for (unsigned k = 0; k < n; ++k) {
-    const unsigned bit = lo + k;
-    if (w[bit / 32] >> (bit % 32) & 1u) v |= std::uint64_t{1} << k;
-  }
+  for (unsigned k = 0; k < n; ++k)
+    if (port_bit(w, lo + k)) v |= std::uint64_t{1} << k;
   return v;
 }
 
+template <typename Port>
+void write_mask(Port& p, const BranchMask& m) {
+  if constexpr (std::is_integral_v<Port>) {
+    p = static_cast<Port>(m.word(0));  // truncated to the port's width, as the RTL would
+  } else {
+    constexpr unsigned words = sizeof(Port) / 4;
+    for (unsigned k = 0; k < words; ++k)
+      p[k] = k / 2 < BranchMask::kWords ? static_cast<std::uint32_t>(m.word(k / 2) >> (32 * (k % 2))) : 0u;
+  }
+}
+
+template <typename Port>
+BranchMask read_mask(const Port& p) {
+  BranchMask m;
+  for (unsigned i = 0; i < rtl::kReplicatorBranches && i < kMaxReplicatorBranches; ++i)
+    if (port_bit(p, i)) m.set(i);
+  return m;
+}
+
 }  // namespace
+
+unsigned rtl_replicator_max_branches() { return rtl::kReplicatorBranches; }
 
 unsigned RtlReplicator::max_depth() { return rtl::kReplicatorDepth; }
 
 RtlReplicator::RtlReplicator(unsigned branches, ReplicatorMode mode, unsigned depth)
     : branches_(branches), mode_(mode), depth_(depth) {
-  if (branches < 1 || branches > kMaxReplicatorBranches)
-    throw std::invalid_argument("replicator: branches must be 1.." + std::to_string(kMaxReplicatorBranches));
+  if (branches < 1 || branches > rtl::kReplicatorBranches)
+    throw std::invalid_argument("replicator: the RTL replicator was verilated with " +
+                                std::to_string(rtl::kReplicatorBranches) + " branches; branches must be 1.." +
+                                std::to_string(rtl::kReplicatorBranches) +
+                                " (reconfigure with -DICNSIM_RTL_REPLICATOR_BRANCHES=N, N <= " +
+                                std::to_string(kMaxReplicatorBranches) + ")");
   if (mode == ReplicatorMode::kBuffered && depth < 1)
     throw std::invalid_argument("replicator: a buffered replicator needs depth >= 1");
   if (mode == ReplicatorMode::kBuffered && depth > max_depth())
@@ -106,8 +139,8 @@ ReplicatorOutputs RtlReplicator::cycle(const ReplicatorInputs& in) {
   dut_->in_valid_i = in.in_valid;
   dut_->in_data_i = in.in.data;
   dut_->in_last_i = in.in.last;
-  dut_->in_mask_i = in.in_mask;  // truncated to the RTL's 16 branches
-  dut_->out_ready_i = in.out_ready;
+  write_mask(dut_->in_mask_i, in.in_mask);  // truncated to the RTL's branches
+  write_mask(dut_->out_ready_i, in.out_ready);
   dut_->clk_i = 0;
   dut_->eval();
   dump(now);
@@ -116,11 +149,11 @@ ReplicatorOutputs RtlReplicator::cycle(const ReplicatorInputs& in) {
   out.in_ready = dut_->in_ready_o;
   // Not masked to the strapped branches here: that is the RTL's job, and the
   // co-simulation test would catch a flit offered on an unused branch.
-  out.out_valid = dut_->out_valid_o;
-  for (unsigned i = 0; i < kMaxReplicatorBranches; ++i) {
-    if (!(out.out_valid >> i & 1u)) continue;
+  out.out_valid = read_mask(dut_->out_valid_o);
+  for (unsigned i = 0; i < rtl::kReplicatorBranches && i < kMaxReplicatorBranches; ++i) {
+    if (!out.out_valid.test(i)) continue;
     out.out[i].data = field(dut_->out_data_o, i * kDataBits, kDataBits);
-    out.out[i].last = dut_->out_last_o >> i & 1u;
+    out.out[i].last = port_bit(dut_->out_last_o, i);
   }
   // The clock edge: pushes and pops.
   dut_->clk_i = 1;

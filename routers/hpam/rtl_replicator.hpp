@@ -30,7 +30,7 @@ class RtlReplicator : public ReplicatorCore {
   // FIFO slots per branch the RTL was verilated with (the deepest it serves).
   static unsigned max_depth();
 
-  // Throws std::invalid_argument for branches outside 1..kMaxReplicatorBranches,
+  // Throws std::invalid_argument for branches outside 1..rtl_replicator_branches(),
   // kBuffered with depth 0, or depth above max_depth().
   RtlReplicator(unsigned branches, ReplicatorMode mode, unsigned depth);
   ~RtlReplicator() override;

@@ -148,7 +148,7 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
       const VcRouter* rt = routers_[r].get();
       for (unsigned v = 0; v < params_.router.vcs; ++v)
         tracer.add(base + ".credits_vc" + std::to_string(v), bits_for(params_.router.buffer_depth),
-                   [rt, p, v](Cycle) { return rt->output(p).credits.available(v); });
+                   [rt, p, v](Cycle) { return rt->output_credits(p, v); });
     }
   }
 }
@@ -177,9 +177,9 @@ std::string VcNetwork::stuck_at_failed_link() const {
       for (unsigned v = 0; v < params_.router.vcs; ++v)
         if (routers_[r]->waits_on_failed(p, v)) {
           for (unsigned q = 0; q < topo_.ports(r); ++q)
-            if (routers_[r]->output_failed(q) && (routers_[r]->input(p).state[v].out_port == q ||
-                                                  (routers_[r]->input(p).state[v].has_alt &&
-                                                   routers_[r]->input(p).state[v].alt_port == q)))
+            if (routers_[r]->output_failed(q) && (routers_[r]->input_state(p, v).out_port == q ||
+                                                  (routers_[r]->input_state(p, v).has_alt &&
+                                                   routers_[r]->input_state(p, v).alt_port == q)))
               return topo_.router_name(r) + " input " + topo_.port_name(r, p) + " vc" + std::to_string(v) +
                      " waits on the failed link " + topo_.router_name(r) + "." + topo_.port_name(r, q);
         }

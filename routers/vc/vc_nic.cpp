@@ -8,7 +8,7 @@ namespace icn::vc {
 
 VcNic::VcNic(sc_core::sc_module_name name, Params params, PacketPool& pool, TrafficLedger& ledger)
     : sc_module(name), Clocked(Phase::kNetwork), socket("socket"), params_(params), pool_(pool), ledger_(ledger),
-      credits_(params.vcs, params.buffer_depth), eject_count_(params.vcs, 0) {
+      credits_(params.vcs, params.buffer_depth) {
   socket.register_b_transport(this, &VcNic::b_transport);
   last_vc_ = params.vcs - 1;
 }

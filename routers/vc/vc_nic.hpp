@@ -95,7 +95,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
   unsigned size_ = 0;
   unsigned vc_ = 0;
   unsigned last_vc_ = 0;
-  std::vector<unsigned> eject_count_;  // flits received per VC for the packet on it
+  std::uint32_t eject_count_[CreditCounter::kMaxVcs] = {};  // flits received per VC for the packet on it
   std::uint64_t flits_ejected_ = 0;
 };
 

@@ -8,31 +8,25 @@ VcRouter::VcRouter(sc_core::sc_module_name name, unsigned id, const VcTopology& 
                    PacketPool& pool)
     : sc_module(name), Clocked(Phase::kNetwork), id_(id), topo_(topo), params_(params), pool_(pool),
       ports_(topo.ports(id)), rng_(params.seed, id) {
-  if (ports_ * params.vcs > kMaxArbiterInputs) throw std::invalid_argument("vc router: ports x VCs must be <= 64");
+  if (ports_ * params.vcs > kMaxRouterInputVcs)
+    throw std::invalid_argument("vc router: ports x VCs must be <= " + std::to_string(kMaxRouterInputVcs));
   // The arrival mask has 8 bits for flits and 8 for credits.
   use_mask_ = ports_ <= 8;
-  in_.assign(ports_, nullptr);
-  out_.assign(ports_, nullptr);
-  credit_in_.assign(ports_, nullptr);
-  credit_out_.assign(ports_, nullptr);
-  inputs_.resize(ports_);
-  outputs_.resize(ports_);
-  for (auto& in : inputs_) in.resize(params.vcs, params.buffer_depth);
-  for (auto& out : outputs_) out.resize(params.vcs, params.buffer_depth);
+  links_.assign(ports_, PortLinks{});
+  inputs_.resize(ports_, params.vcs, params.buffer_depth);
+  outputs_.resize(ports_, params.vcs, params.buffer_depth);
   vc_alloc_.resize(ports_, params.vcs, params.vc_allocator);
   sw_alloc_.resize(ports_, params.vcs);
   crossbar_.resize(ports_, params.sw_alloc_delay - 1 + params.st_delay);
   sa_ready_.assign(ports_, 0);
   sa_grant_.assign(ports_, -1);
+  all_vcs_ = params.vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << params.vcs) - 1;
 }
 
 void VcRouter::connect(unsigned port, FlitLink* in, FlitLink* out, CreditLink* credit_in, CreditLink* credit_out,
                        unsigned downstream_depth) {
-  in_[port] = in;
-  out_[port] = out;
-  credit_in_[port] = credit_in;
-  credit_out_[port] = credit_out;
-  outputs_[port].resize(params_.vcs, downstream_depth);
+  links_[port] = PortLinks{in, out, credit_in, credit_out};
+  outputs_.reset_credits(port, downstream_depth);
   if (in) {
     if (in->latency() == 1 && use_mask_) in->connect_receiver(*this, arrivals_, port);
     else in->connect_receiver(*this), use_mask_ = false;
@@ -50,20 +44,20 @@ Cycle VcRouter::tick(Cycle now) {
     std::uint32_t& word = arrivals_.ports[now & 1u];
     for (std::uint32_t w = word >> 8; w != 0; w &= w - 1) {
       const unsigned p = static_cast<unsigned>(__builtin_ctz(w));
-      credit_in_[p]->receive(now, [&](const Credit& c) { outputs_[p].credits.restore(c.vc); });
+      links_[p].credit_in->receive(now, [&](const Credit& c) { outputs_.restore(p, c.vc); });
     }
     for (std::uint32_t w = word & 0xffu; w != 0; w &= w - 1) read_input(static_cast<unsigned>(__builtin_ctz(w)), now);
     word = 0;
   } else {
     for (unsigned p = 0; p < ports_; ++p) {
-      if (credit_in_[p]) credit_in_[p]->receive(now, [&](const Credit& c) { outputs_[p].credits.restore(c.vc); });
+      if (links_[p].credit_in) links_[p].credit_in->receive(now, [&](const Credit& c) { outputs_.restore(p, c.vc); });
     }
     for (unsigned p = 0; p < ports_; ++p)
-      if (in_[p]) read_input(p, now);
+      if (links_[p].in) read_input(p, now);
   }
   // Switch traversal: flits granted the switch earlier leave on their links.
   crossbar_.leave(now, [&](unsigned p, const Flit& f) {
-    out_[p]->send(now, f);
+    links_[p].out->send(now, f);
     engine()->note_progress();
   });
   if (heads_pending_) advance_heads(now);
@@ -74,13 +68,11 @@ Cycle VcRouter::tick(Cycle now) {
 }
 
 void VcRouter::read_input(unsigned p, Cycle now) {
-  {
-    in_[p]->receive(now, [&](const Flit& f) {
-      inputs_[p].buffer.push(f.vc, BufferedFlit{f, now + 1});  // buffer write takes this cycle
-      ++buffered_;
-      if (f.head()) heads_pending_ = true;
-    });
-  }
+  links_[p].in->receive(now, [&](const Flit& f) {
+    inputs_.push(p * params_.vcs + f.vc, BufferedFlit{f, now + 1});  // buffer write takes this cycle
+    ++buffered_;
+    if (f.head()) heads_pending_ = true;
+  });
 }
 
 // Route computation: an idle VC whose front flit is a head starts routing in
@@ -88,30 +80,33 @@ void VcRouter::read_input(unsigned p, Cycle now) {
 // routing_delay cycles later.
 void VcRouter::advance_heads(Cycle now) {
   heads_pending_ = false;
+  const unsigned V = params_.vcs;
   for (unsigned p = 0; p < ports_; ++p) {
-    InputUnit& in = inputs_[p];
-    for (unsigned v = 0; v < params_.vcs; ++v) {
-      InputUnit::VcState& s = in.state[v];
-      if (in.buffer.empty(v)) continue;
-      if (s.stage != InputUnit::Stage::kIdle) {
+    if (inputs_.port_flits(p) == 0) continue;
+    for (unsigned v = 0; v < V; ++v) {
+      const unsigned ivc = p * V + v;
+      InputUnits::VcState& s = inputs_.state(ivc);
+      if (s.size == 0) continue;
+      if (s.stage != InputUnits::Stage::kIdle) {
         // A head behind the current packet's tail: look again once the VC is idle.
-        if (in.buffer.size(v) > 1) heads_pending_ = true;
+        if (s.size > 1) heads_pending_ = true;
         continue;
       }
-      const BufferedFlit& front = in.buffer.front(v);
+      const BufferedFlit& front = inputs_.front(ivc);
       if (!front.flit.head()) throw std::logic_error(std::string(name()) + ": a body flit without its head");
       const Cycle start = front.ready > now ? front.ready : now;
       const Packet& pkt = pool_[front.flit.packet];
       const RouteChoice r = topo_.route(id_, p, pkt.src, pkt.dst, rng_);
-      s.out_port = static_cast<std::uint8_t>(r.port);
+      s.out_port = static_cast<std::uint16_t>(r.port);
       s.vc_mask = r.vc_mask;
       s.has_alt = r.has_alt;
-      s.alt_port = static_cast<std::uint8_t>(r.alt_port);
-      s.stage = InputUnit::Stage::kVcAlloc;
+      s.alt_port = static_cast<std::uint16_t>(r.alt_port);
+      s.stage = InputUnits::Stage::kVcAlloc;
       s.next = start + params_.routing_delay;
-      s.arrived = front.ready - 1;
-      s.routed = s.next;
-      s.waiting_since = now;
+      InputUnits::VcTimes& t = inputs_.times(ivc);
+      t.arrived = front.ready - 1;
+      t.routed = s.next;
+      t.waiting_since = now;
       ++in_pipeline_;
     }
   }
@@ -119,36 +114,32 @@ void VcRouter::advance_heads(Cycle now) {
 
 void VcRouter::allocate_vcs(Cycle now) {
   const unsigned V = params_.vcs;
+  const unsigned words = vc_alloc_.request_words();
   bool any = false;
-  for (unsigned p = 0; p < ports_; ++p) {
-    for (unsigned v = 0; v < V; ++v) {
-      const InputUnit::VcState& s = inputs_[p].state[v];
-      std::uint64_t req = 0;
-      if (s.stage == InputUnit::Stage::kVcAlloc && s.next <= now) {
-        req = (outputs_[s.out_port].free_vcs() & s.vc_mask) << (s.out_port * V);
-        if (s.has_alt) req |= (outputs_[s.alt_port].free_vcs() & s.vc_mask) << (s.alt_port * V);
-        if (failed_outputs_ != 0) {  // never onto a failed link (adaptive routing takes the other port)
-          if (output_failed(s.out_port)) req &= ~(all_vcs_ << (s.out_port * V));
-          if (s.has_alt && output_failed(s.alt_port)) req &= ~(all_vcs_ << (s.alt_port * V));
-        }
-        any = any || req != 0;
-      }
-      vc_alloc_.requests[p * V + v] = req;
-    }
+  for (unsigned i = 0; i < ports_ * V; ++i) {
+    const InputUnits::VcState& s = inputs_.state(i);
+    std::uint64_t* req = vc_alloc_.request(i);
+    for (unsigned w = 0; w < words; ++w) req[w] = 0;
+    if (s.stage != InputUnits::Stage::kVcAlloc || s.next > now) continue;
+    // Never onto a failed link (adaptive routing takes the other port).
+    if (!output_failed(s.out_port)) or_mask_bits(req, s.out_port * V, outputs_.free_vcs(s.out_port) & s.vc_mask);
+    if (s.has_alt && !output_failed(s.alt_port))
+      or_mask_bits(req, s.alt_port * V, outputs_.free_vcs(s.alt_port) & s.vc_mask);
+    for (unsigned w = 0; w < words; ++w) any = any || req[w] != 0;
   }
   if (!any) return;
   vc_alloc_.run();
   for (unsigned i = 0; i < ports_ * V; ++i) {
     const int g = vc_alloc_.grants[i];
     if (g < 0) continue;
-    InputUnit::VcState& s = inputs_[i / V].state[i % V];
+    InputUnits::VcState& s = inputs_.state(i);
     const unsigned out_vc = static_cast<unsigned>(g) % V;
-    s.out_port = static_cast<std::uint8_t>(static_cast<unsigned>(g) / V);  // adaptive: the port granted
-    outputs_[s.out_port].owner[out_vc] = static_cast<std::uint16_t>(i);
+    s.out_port = static_cast<std::uint16_t>(static_cast<unsigned>(g) / V);  // adaptive: the port granted
+    outputs_.claim(s.out_port, out_vc, i);
     s.out_vc = static_cast<std::uint8_t>(out_vc);
-    s.stage = InputUnit::Stage::kActive;
+    s.stage = InputUnits::Stage::kActive;
     s.next = now + params_.vc_alloc_delay;
-    s.vc_granted = now;
+    inputs_.times(i).vc_granted = now;
     --in_pipeline_;
   }
 }
@@ -158,74 +149,76 @@ void VcRouter::allocate_switch(Cycle now) {
   bool any = false;
   for (unsigned p = 0; p < ports_; ++p) {
     std::uint64_t ready = 0;
-    const InputUnit& in = inputs_[p];
-    for (unsigned v = 0; v < V; ++v) {
-      const InputUnit::VcState& s = in.state[v];
-      if (s.stage != InputUnit::Stage::kActive || s.next > now || in.buffer.empty(v)) continue;
-      if (in.buffer.front(v).ready > now) continue;
-      if (outputs_[s.out_port].credits.available(s.out_vc) == 0) continue;
-      ready |= std::uint64_t{1} << v;
+    if (inputs_.port_flits(p) != 0) {
+      for (unsigned v = 0; v < V; ++v) {
+        const unsigned ivc = p * V + v;
+        const InputUnits::VcState& s = inputs_.state(ivc);
+        if (s.stage != InputUnits::Stage::kActive || s.next > now || s.size == 0) continue;
+        if (inputs_.front(ivc).ready > now) continue;
+        if (outputs_.credits(s.out_port, s.out_vc) == 0) continue;
+        ready |= std::uint64_t{1} << v;
+      }
     }
     sa_ready_[p] = ready;
     any = any || ready != 0;
   }
   if (!any) return;
-  sw_alloc_.run(sa_ready_.data(), [&](unsigned p, int v) { return inputs_[p].state[v].out_port; }, sa_grant_.data());
+  sw_alloc_.run(sa_ready_.data(), [&](unsigned p, int v) { return inputs_.state(p * V + v).out_port; },
+                sa_grant_.data());
   for (unsigned p = 0; p < ports_; ++p) {
     const int v = sa_grant_[p];
     if (v < 0) continue;
-    InputUnit& in = inputs_[p];
-    InputUnit::VcState& s = in.state[v];
-    Flit f = in.buffer.pop(v).flit;
+    const unsigned ivc = p * V + static_cast<unsigned>(v);
+    InputUnits::VcState& s = inputs_.state(ivc);
+    Flit f = inputs_.pop(ivc).flit;
     --buffered_;
-    credit_out_[p]->send(now, Credit{static_cast<std::uint8_t>(v)});  // the entry is free again
-    OutputUnit& out = outputs_[s.out_port];
-    out.credits.consume(s.out_vc);
+    links_[p].credit_out->send(now, Credit{static_cast<std::uint8_t>(v)});  // the entry is free again
+    outputs_.consume(s.out_port, s.out_vc);
     if (f.head()) {
       ++pool_[f.packet].hops;  // routers traversed
-      if (stages_) record_stages((*stages_)[f.packet], s, now);
+      if (stages_) record_stages((*stages_)[f.packet], inputs_.times(ivc), now);
     }
     f.vc = s.out_vc;
     crossbar_.traverse(s.out_port, now, f);
-    s.waiting_since = now;
+    inputs_.times(ivc).waiting_since = now;
     if (f.tail()) {
-      out.owner[s.out_vc] = kFree;
-      s.stage = InputUnit::Stage::kIdle;
-      if (!in.buffer.empty(v)) heads_pending_ = true;  // the next packet's head
+      outputs_.release(s.out_port, s.out_vc);
+      s.stage = InputUnits::Stage::kIdle;
+      if (s.size != 0) heads_pending_ = true;  // the next packet's head
     }
   }
 }
 
 // The head won the switch in `now`: split its time here into stages
 // (stage_log.hpp); it leaves on the link crossbar_.delay() cycles later.
-void VcRouter::record_stages(PacketStages& st, const InputUnit::VcState& s, Cycle now) const {
+void VcRouter::record_stages(PacketStages& st, const InputUnits::VcTimes& t, Cycle now) const {
   const Cycle sent = now + crossbar_.delay();
-  const Cycle may_request_switch = s.vc_granted + params_.vc_alloc_delay;
-  st.links += static_cast<std::uint32_t>(s.arrived - st.last_send);
-  st.routing += static_cast<std::uint32_t>(s.routed - (s.arrived + 1));
-  st.vc_alloc += static_cast<std::uint32_t>(may_request_switch - s.routed);
+  const Cycle may_request_switch = t.vc_granted + params_.vc_alloc_delay;
+  st.links += static_cast<std::uint32_t>(t.arrived - st.last_send);
+  st.routing += static_cast<std::uint32_t>(t.routed - (t.arrived + 1));
+  st.vc_alloc += static_cast<std::uint32_t>(may_request_switch - t.routed);
   st.sw_alloc += static_cast<std::uint32_t>(now + params_.sw_alloc_delay - may_request_switch);
   st.traversal += static_cast<std::uint32_t>(sent + 1 - (now + params_.sw_alloc_delay));
   st.last_send = sent;
 }
 
 void VcRouter::fail_output(unsigned port) {
-  outputs_[port].credits.reset(params_.vcs, 0);
-  failed_outputs_ |= std::uint64_t{1} << port;
-  all_vcs_ = params_.vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << params_.vcs) - 1;
+  outputs_.reset_credits(port, 0);
+  if (failed_outputs_.empty()) failed_outputs_.assign(mask_words(ports_), 0);
+  failed_outputs_[port / 64] |= std::uint64_t{1} << (port % 64);
 }
 
 bool VcRouter::waits_on_failed(unsigned port, unsigned vc) const {
-  const InputUnit::VcState& s = inputs_[port].state[vc];
-  if (inputs_[port].buffer.empty(vc) || s.stage == InputUnit::Stage::kIdle || s.stage == InputUnit::Stage::kRouting)
-    return false;
-  return output_failed(s.out_port) || (s.stage == InputUnit::Stage::kVcAlloc && s.has_alt && output_failed(s.alt_port));
+  const InputUnits::VcState& s = input_state(port, vc);
+  if (s.size == 0 || s.stage == InputUnits::Stage::kIdle || s.stage == InputUnits::Stage::kRouting) return false;
+  return output_failed(s.out_port) ||
+         (s.stage == InputUnits::Stage::kVcAlloc && s.has_alt && output_failed(s.alt_port));
 }
 
 bool VcRouter::waits_on_credit(unsigned port, unsigned vc, unsigned& out_port, unsigned& out_vc) const {
-  const InputUnit::VcState& s = inputs_[port].state[vc];
-  if (s.stage != InputUnit::Stage::kActive || inputs_[port].buffer.empty(vc)) return false;
-  if (outputs_[s.out_port].credits.available(s.out_vc) != 0) return false;
+  const InputUnits::VcState& s = input_state(port, vc);
+  if (s.stage != InputUnits::Stage::kActive || s.size == 0) return false;
+  if (outputs_.credits(s.out_port, s.out_vc) != 0) return false;
   out_port = s.out_port;
   out_vc = s.out_vc;
   return true;
@@ -233,35 +226,34 @@ bool VcRouter::waits_on_credit(unsigned port, unsigned vc, unsigned& out_port, u
 
 std::vector<unsigned> VcRouter::waits_on_vc(unsigned port, unsigned vc) const {
   std::vector<unsigned> owners;
-  const InputUnit::VcState& s = inputs_[port].state[vc];
-  if (s.stage != InputUnit::Stage::kVcAlloc || inputs_[port].buffer.empty(vc)) return owners;
-  const OutputUnit& out = outputs_[s.out_port];
-  if ((out.free_vcs() & s.vc_mask) != 0) return owners;
+  const InputUnits::VcState& s = input_state(port, vc);
+  if (s.stage != InputUnits::Stage::kVcAlloc || s.size == 0) return owners;
+  if ((outputs_.free_vcs(s.out_port) & s.vc_mask) != 0) return owners;
   for (unsigned v = 0; v < params_.vcs; ++v)
-    if (((s.vc_mask >> v) & 1u) && out.owner[v] != kFree) owners.push_back(out.owner[v]);
+    if (((s.vc_mask >> v) & 1u) && outputs_.owner(s.out_port, v) != kFree) owners.push_back(outputs_.owner(s.out_port, v));
   return owners;
 }
 
 void VcRouter::report_held(std::vector<HeldTraffic>& out) const {
   for (unsigned p = 0; p < ports_; ++p) {
-    const InputUnit& in = inputs_[p];
     for (unsigned v = 0; v < params_.vcs; ++v) {
-      if (in.buffer.empty(v)) continue;
-      const InputUnit::VcState& s = in.state[v];
-      const Packet& pkt = pool_[in.buffer.front(v).flit.packet];
+      const unsigned ivc = p * params_.vcs + v;
+      if (inputs_.empty(ivc)) continue;
+      const InputUnits::VcState& s = inputs_.state(ivc);
+      const Packet& pkt = pool_[inputs_.front(ivc).flit.packet];
       std::string why;
-      if (s.stage != InputUnit::Stage::kIdle && output_failed(s.out_port))
+      if (s.stage != InputUnits::Stage::kIdle && output_failed(s.out_port))
         why = "waits on the failed link " + topo_.port_name(id_, s.out_port);
-      else if (s.stage == InputUnit::Stage::kActive)
-        why = outputs_[s.out_port].credits.available(s.out_vc) == 0
+      else if (s.stage == InputUnits::Stage::kActive)
+        why = outputs_.credits(s.out_port, s.out_vc) == 0
                   ? "waits for a credit of " + topo_.port_name(id_, s.out_port) + " vc" + std::to_string(s.out_vc)
                   : "waits for the switch to " + topo_.port_name(id_, s.out_port);
       else
         why = "waits for a free VC on " + topo_.port_name(id_, s.out_port);
       out.push_back({std::string(name()) + " input " + topo_.port_name(id_, p) + " vc" + std::to_string(v),
-                     in.buffer.size(v),
+                     inputs_.size(ivc),
                      "packet " + std::to_string(pkt.src) + " -> " + std::to_string(pkt.dst) + " " + why,
-                     s.waiting_since});
+                     inputs_.times(ivc).waiting_since});
     }
   }
 }

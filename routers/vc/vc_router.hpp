@@ -35,6 +35,11 @@ struct RouterParams {
   std::uint64_t seed = 1;  // for the routing function's random choices
 };
 
+// Input VCs (ports x VCs) of one router: its allocators arbitrate over any
+// number (multi-word masks), and this bound keeps one router's VC allocator
+// within 2 MB (an HPAM level-1 router with c2 = 256 links down has 526).
+inline constexpr unsigned kMaxRouterInputVcs = 4096;
+
 using FlitLink = Link<Flit>;
 using CreditLink = Link<Credit>;
 
@@ -54,14 +59,21 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   void report_held(std::vector<HeldTraffic>& out) const override;
 
   unsigned id() const { return id_; }
-  const InputUnit& input(unsigned port) const { return inputs_[port]; }
-  const OutputUnit& output(unsigned port) const { return outputs_[port]; }
-  const FlitLink* out_link(unsigned port) const { return out_[port]; }
+  unsigned ports() const { return ports_; }
+  unsigned vcs() const { return params_.vcs; }
+  // Input VC (port, vc): its pipeline state and the flits it holds.
+  const InputUnits::VcState& input_state(unsigned port, unsigned vc) const { return inputs_.state(port * params_.vcs + vc); }
+  unsigned input_flits(unsigned port, unsigned vc) const { return inputs_.size(port * params_.vcs + vc); }
+  // Credits held for the downstream VC behind output `port`.
+  unsigned output_credits(unsigned port, unsigned vc) const { return outputs_.credits(port, vc); }
+  const FlitLink* out_link(unsigned port) const { return links_[port].out; }
   unsigned buffered() const { return buffered_; }
   // Fault injection (network.failed_links): the output link of `port` never
   // carries a flit; with no credits for it, nothing is ever granted to it.
   void fail_output(unsigned port);
-  bool output_failed(unsigned port) const { return ((failed_outputs_ >> port) & 1u) != 0; }
+  bool output_failed(unsigned port) const {
+    return !failed_outputs_.empty() && ((failed_outputs_[port / 64] >> (port % 64)) & 1u) != 0;
+  }
   // The input VC (port, vc) holds a packet whose next hop is a failed link.
   bool waits_on_failed(unsigned port, unsigned vc) const;
   // Heads leaving this router add their stage cycles here.
@@ -75,11 +87,19 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   std::vector<unsigned> waits_on_vc(unsigned port, unsigned vc) const;
 
  private:
+  // The four links of one port, together because a busy cycle reads them together.
+  struct PortLinks {
+    FlitLink* in = nullptr;
+    FlitLink* out = nullptr;
+    CreditLink* credit_in = nullptr;
+    CreditLink* credit_out = nullptr;
+  };
+
   void read_input(unsigned port, Cycle now);
   void advance_heads(Cycle now);
   void allocate_vcs(Cycle now);
   void allocate_switch(Cycle now);
-  void record_stages(PacketStages& st, const InputUnit::VcState& s, Cycle now) const;
+  void record_stages(PacketStages& st, const InputUnits::VcTimes& t, Cycle now) const;
 
   unsigned id_;
   const VcTopology& topo_;
@@ -87,25 +107,24 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   PacketPool& pool_;
   unsigned ports_;
   Rng rng_;
-  std::vector<FlitLink*> in_, out_;
-  std::vector<CreditLink*> credit_in_, credit_out_;
-  std::vector<InputUnit> inputs_;
-  std::vector<OutputUnit> outputs_;
-  VcAllocator vc_alloc_;
-  SwitchAllocator sw_alloc_;
-  Crossbar crossbar_;
-  std::vector<std::uint64_t> sa_ready_;
-  std::vector<int> sa_grant_;
   // Latency-1 links mark their port here when they carry something (flits in
   // bits 0..7, credits in bits 8..15), so idle ports are not read.
   ArrivalMask arrivals_;
   bool use_mask_ = true;
-  unsigned buffered_ = 0;    // flits in the input buffers
-  unsigned in_pipeline_ = 0; // heads in route computation or VC allocation
   bool heads_pending_ = false;  // an idle VC may have a head at its front
+  unsigned buffered_ = 0;       // flits in the input buffers
+  unsigned in_pipeline_ = 0;    // heads in route computation or VC allocation
+  std::vector<PortLinks> links_;
+  InputUnits inputs_;
+  OutputUnits outputs_;
+  SwitchAllocator sw_alloc_;
+  Crossbar crossbar_;
+  std::vector<std::uint64_t> sa_ready_;
+  std::vector<int> sa_grant_;
+  VcAllocator vc_alloc_;
   StageLog* stages_ = nullptr;
-  std::uint64_t failed_outputs_ = 0;  // bit p: output p's link has failed
-  std::uint64_t all_vcs_ = 0;         // mask of every VC (set with the first failure)
+  std::vector<std::uint64_t> failed_outputs_;  // bit p: output p's link has failed (empty: none has)
+  std::uint64_t all_vcs_ = 0;                  // mask of every VC
 };
 
 }  // namespace icn::vc

@@ -363,13 +363,20 @@ TEST(HpamRun, BadParametersAreRejectedWithOneLine) {
   expect_rejected(run + "network.replication=true --set traffic.algorithm=multicast --set traffic.submesh=[2,2]",
                   "one column wide");
   expect_rejected(run + "nic.send_protocol=rendezvous", "eager|synchronous");
-  expect_rejected(run + "network.levels=[[1,1],[64,64]]", "at most 64");
   // The relay's row message carries half of level 2: 128 pieces of 2^28 bytes.
   expect_rejected(run + "network.levels=[[4,4],[16,16]] --set traffic.collective=scatter --set traffic.submesh=[1,1] "
                         "--set traffic.message_bytes=268435456",
                   "2^31 flits");
-  expect_rejected(run + "network.replication=true --set network.levels=[[1,1],[32,32]] --set router.vcs=1",
-                  "at most 16 branches");
+  // 1x1 over 512x512 with 8 VCs: 517 ports x 8 VCs at the level-1 router.
+  expect_rejected(run + "network.levels=[[1,1],[512,512]] --set router.vcs=8", "at most 4096");
+  expect_rejected(run + "network.replication=true --set network.levels=[[1,1],[512,512]] --set router.vcs=1",
+                  "at most 256 branches");
+  if (hpam::rtl_replicator_available()) {
+    const unsigned c2 = 2 * hpam::rtl_replicator_branches();  // twice the verilated branches
+    expect_rejected(run + "network.replication=true --set network.replicator_model=rtl --set network.levels=[[1,1],[" +
+                        std::to_string(c2) + "," + std::to_string(c2) + "]]",
+                    "verilated with " + std::to_string(hpam::rtl_replicator_branches()) + " branches");
+  }
 }
 
 }  // namespace

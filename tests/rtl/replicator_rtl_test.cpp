@@ -24,7 +24,7 @@ std::string describe(const ReplicatorOutputs& o, unsigned branches) {
   std::ostringstream s;
   s << "in_ready=" << o.in_ready << " out_valid=0x" << std::hex << o.out_valid;
   for (unsigned i = 0; i < branches; ++i)
-    if (o.out_valid >> i & 1u) s << " [" << std::dec << i << "]=" << std::hex << o.out[i].data << "/" << o.out[i].last;
+    if (o.out_valid.test(i)) s << " [" << std::dec << i << "]=" << std::hex << o.out[i].data << "/" << o.out[i].last;
   return s.str();
 }
 
@@ -36,23 +36,33 @@ std::uint64_t co_simulate(unsigned branches, ReplicatorMode mode, unsigned depth
   RtlReplicator rtl(branches, mode, depth);
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<double> u(0, 1);
-  const std::uint32_t all = (1u << branches) - 1;
-  std::uint32_t mask = 1;
+  const unsigned rtl_branches = rtl_replicator_branches();
+  // Each of the first n branches with probability 1/2.
+  auto random_mask = [&](unsigned n) {
+    BranchMask m;
+    for (unsigned i = 0; i < n; ++i)
+      if (gen() & 1u) m.set(i);
+    return m;
+  };
+  BranchMask mask = 1;
   std::uint64_t delivered = 0;
   for (unsigned t = 0; t < cycles; ++t) {
     ReplicatorInputs in;
     in.in_valid = u(gen) < 0.8;
-    if (u(gen) < 0.2) mask = std::uniform_int_distribution<std::uint32_t>(1, all)(gen);
+    if (u(gen) < 0.2) {
+      mask = random_mask(branches);
+      if (!mask.any()) mask.set(static_cast<unsigned>(gen() % branches));
+    }
     in.in_mask = mask;
-    if (u(gen) < wild_p) in.in_mask = static_cast<std::uint32_t>(gen()) & 0xffffu;  // any bits, even none
+    if (u(gen) < wild_p) in.in_mask = random_mask(rtl_branches);  // any bits of the RTL's, even none
     in.in = {gen(), u(gen) < 0.3};
-    for (unsigned i = 0; i < kMaxReplicatorBranches; ++i)
-      if (u(gen) < ready_p) in.out_ready |= 1u << i;
+    for (unsigned i = 0; i < rtl_branches; ++i)
+      if (u(gen) < ready_p) in.out_ready.set(i);
     const ReplicatorOutputs a = ref.cycle(in);
     const ReplicatorOutputs b = rtl.cycle(in);
     if (!(a == b)) {
       ADD_FAILURE() << "branches " << branches << " depth " << depth << " seed " << seed << " cycle " << t
-                    << "\n  behavioural " << describe(a, branches) << "\n  rtl         " << describe(b, kMaxReplicatorBranches);
+                    << "\n  behavioural " << describe(a, branches) << "\n  rtl         " << describe(b, rtl_branches);
       return delivered;
     }
     for (unsigned i = 0; i < branches; ++i) {
@@ -62,7 +72,7 @@ std::uint64_t co_simulate(unsigned branches, ReplicatorMode mode, unsigned depth
                       << seed << ")";
         return delivered;
       }
-      if ((a.out_valid & in.out_ready) >> i & 1u) ++delivered;
+      if (a.out_valid.test(i) && in.out_ready.test(i)) ++delivered;
     }
   }
   return delivered;
@@ -103,7 +113,12 @@ TEST(ReplicatorRtl, BufferedFifosFillAndStayEqualUnderHeavyBackPressure) {
 TEST(ReplicatorRtl, RefusesADepthBeyondTheVerilatedOne) {
   EXPECT_THROW(RtlReplicator(2, ReplicatorMode::kBuffered, RtlReplicator::max_depth() + 1), std::invalid_argument);
   EXPECT_NO_THROW(RtlReplicator(2, ReplicatorMode::kBuffered, RtlReplicator::max_depth()));
-  EXPECT_NO_THROW(RtlReplicator(16, ReplicatorMode::kLockstep, 0));
+  EXPECT_NO_THROW(RtlReplicator(rtl_replicator_branches(), ReplicatorMode::kLockstep, 0));
+}
+
+TEST(ReplicatorRtl, RefusesMoreBranchesThanVerilated) {
+  EXPECT_THROW(RtlReplicator(rtl_replicator_branches() + 1, ReplicatorMode::kLockstep, 0), std::invalid_argument);
+  EXPECT_EQ(rtl_replicator_branches(), static_cast<unsigned>(ICNSIM_RTL_REPLICATOR_BRANCHES));
 }
 
 TEST(ReplicatorRtl, WritesAVcdOfItsPortsAndRegistersOnTheCallersClock) {

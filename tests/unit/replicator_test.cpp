@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "routers/hpam/behavioral_replicator.hpp"
 #include "routers/hpam/replicator_core.hpp"
 
 namespace icn::hpam {
@@ -28,12 +29,12 @@ void drive(ReplicatorCore& rep, unsigned cycles, std::vector<double> ready_p, st
   std::uniform_real_distribution<double> u(0, 1);
   const unsigned F = rep.branches();
   std::uint64_t next_word = 1;
-  std::uint32_t mask = 0;
+  BranchMask mask = 0;
   unsigned left = 0;  // flits left in the current packet
   for (unsigned t = 0; t < cycles; ++t) {
     ReplicatorInputs in;
     if (left == 0 && u(gen) < 0.7) {
-      mask = std::uniform_int_distribution<std::uint32_t>(1, (1u << F) - 1)(gen);
+      mask = std::uniform_int_distribution<std::uint32_t>(1, (1u << F) - 1)(gen);  // F <= 8 here
       left = std::uniform_int_distribution<unsigned>(1, 5)(gen);
     }
     if (left != 0) {
@@ -42,26 +43,26 @@ void drive(ReplicatorCore& rep, unsigned cycles, std::vector<double> ready_p, st
       in.in = {next_word, left == 1};
     }
     for (unsigned i = 0; i < F; ++i)
-      if (u(gen) < ready_p[i]) in.out_ready |= 1u << i;
+      if (u(gen) < ready_p[i]) in.out_ready.set(i);
     const ReplicatorOutputs out = rep.cycle(in);
     if (rep.mode() == ReplicatorMode::kLockstep) {
       // Lockstep: taken exactly when every masked branch is ready, and then on all of them now.
       const bool all_ready = in.in_valid && (in.out_ready & mask) == mask;
       ASSERT_EQ(out.in_ready, all_ready) << "cycle " << t;
-      ASSERT_EQ(out.out_valid, all_ready ? mask : 0u) << "cycle " << t;
+      ASSERT_EQ(out.out_valid, all_ready ? mask : BranchMask(0)) << "cycle " << t;
     }
     ASSERT_FALSE(out.in_ready && !in.in_valid);
     // A flit is offered only on a branch with something owed to it (for
     // lockstep, what is taken this very cycle).
     if (out.in_ready)
       for (unsigned i = 0; i < F; ++i)
-        if (mask >> i & 1u) sb.expect[i].push_back(in.in);
+        if (mask.test(i)) sb.expect[i].push_back(in.in);
     for (unsigned i = 0; i < F; ++i) {
-      if (!(out.out_valid >> i & 1u)) continue;
+      if (!out.out_valid.test(i)) continue;
       ASSERT_FALSE(sb.expect[i].empty()) << "branch " << i << " offered a flit nobody sent, cycle " << t;
       ASSERT_EQ(out.out[i].data, sb.expect[i].front().data) << "branch " << i << " cycle " << t;
       ASSERT_EQ(out.out[i].last, sb.expect[i].front().last);
-      if (in.out_ready >> i & 1u) {
+      if (in.out_ready.test(i)) {
         sb.expect[i].pop_front();
         ++sb.delivered;
       }
@@ -106,7 +107,7 @@ TEST_P(Replicator, BufferedDeliversEverythingInOrderAfterDrain) {
       in.out_ready = 7;
       const ReplicatorOutputs out = rep->cycle(in);
       for (unsigned i = 0; i < 3; ++i)
-        if (out.out_valid >> i & 1u) {
+        if (out.out_valid.test(i)) {
           ASSERT_FALSE(sb.expect[i].empty());
           ASSERT_EQ(out.out[i].data, sb.expect[i].front().data);
           sb.expect[i].pop_front();
@@ -170,6 +171,55 @@ INSTANTIATE_TEST_SUITE_P(Impl, Replicator, testing::Values(ReplicatorImpl::kBeha
                          [](const testing::TestParamInfo<ReplicatorImpl>& info) {
                            return info.param == ReplicatorImpl::kBehavioral ? "Behavioral" : "Rtl";
                          });
+
+// The paper's one-processor machines: f = c2 branches (256 for a 256x256
+// level 2), beyond one machine word of mask.
+TEST(WideReplicator, LockstepCopiesToAll256BranchesAndOneSlowBranchStallsThemAll) {
+  BehavioralReplicator rep(256, ReplicatorMode::kLockstep, 0);
+  ReplicatorInputs in;
+  in.in_valid = true;
+  in.in = {0x1234, false};
+  in.in_mask = BranchMask::first(256);
+  in.out_ready = BranchMask::first(256);
+  ReplicatorOutputs out = rep.cycle(in);
+  ASSERT_TRUE(out.in_ready);
+  for (unsigned i = 0; i < 256; ++i) {
+    ASSERT_TRUE(out.out_valid.test(i)) << i;
+    ASSERT_EQ(out.out[i].data, 0x1234u) << i;
+  }
+  BranchMask all_but_last = BranchMask::first(255);
+  in.out_ready = all_but_last;  // branch 255 has no credit
+  out = rep.cycle(in);
+  EXPECT_FALSE(out.in_ready);
+  EXPECT_FALSE(out.out_valid.any());
+  in.in_mask = all_but_last;  // a flit for the others only goes through
+  out = rep.cycle(in);
+  EXPECT_TRUE(out.in_ready);
+  EXPECT_EQ(out.out_valid, all_but_last);
+}
+
+TEST(WideReplicator, BufferedBranch199FallsBehindByItsDepthThenHoldsTheInput) {
+  const unsigned depth = 3;
+  BehavioralReplicator rep(200, ReplicatorMode::kBuffered, depth);
+  ReplicatorInputs in;
+  in.in_valid = true;
+  in.in_mask = BranchMask::first(200);
+  in.out_ready = BranchMask::first(199);  // every branch drains except 199
+  for (unsigned t = 0; t < depth; ++t) {
+    in.in = {t, false};
+    ASSERT_TRUE(rep.cycle(in).in_ready) << t;
+  }
+  EXPECT_EQ(rep.occupancy(199), depth);
+  EXPECT_LE(rep.occupancy(0), 1u);
+  in.in = {99, true};
+  EXPECT_FALSE(rep.cycle(in).in_ready);  // branch 199's FIFO is full
+  in.out_ready = BranchMask::first(200);
+  in.in_valid = false;
+  const ReplicatorOutputs out = rep.cycle(in);  // 199 offers its oldest flit
+  EXPECT_TRUE(out.out_valid.test(199));
+  EXPECT_EQ(out.out[199].data, 0u);
+  EXPECT_EQ(rep.occupancy(199), depth - 1);
+}
 
 }  // namespace
 }  // namespace icn::hpam
