@@ -34,6 +34,34 @@ std::string where(const std::string& origin, const YAML::Mark& mark) {
 // Walks the document as it would be expanded (an alias counts every time it is
 // used), so a "billion laughs" alias bomb is refused after a bounded walk
 // instead of being expanded later by the reader or the JSON echo.
+// Offset of the first byte that is not part of well-formed UTF-8 (RFC 3629:
+// no overlong forms, no surrogates, nothing above U+10FFFF), or npos.
+std::size_t first_bad_utf8(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    std::size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    if (c < 0x80) n = 0;
+    else if (c >= 0xC2 && c <= 0xDF) n = 1;
+    else if (c == 0xE0) n = 2, lo = 0xA0;
+    else if (c == 0xED) n = 2, hi = 0x9F;
+    else if (c >= 0xE1 && c <= 0xEF) n = 2;
+    else if (c == 0xF0) n = 3, lo = 0x90;
+    else if (c >= 0xF1 && c <= 0xF3) n = 3;
+    else if (c == 0xF4) n = 3, hi = 0x8F;
+    else return i;
+    if (i + n >= s.size()) return i;  // cut short by the end of the text
+    for (std::size_t k = 1; k <= n; ++k) {
+      const unsigned char min = k == 1 ? lo : 0x80, max = k == 1 ? hi : 0xBF;
+      if (b(i + k) < min || b(i + k) > max) return i;
+    }
+    i += n + 1;
+  }
+  return std::string::npos;
+}
+
 void check_expansion(const YAML::Node& node, std::size_t depth, std::size_t& count, const std::string& origin) {
   if (++count > kMaxExpandedNodes) {
     throw ConfigError(origin + ": the document expands to more than " + std::to_string(kMaxExpandedNodes) +
@@ -42,6 +70,14 @@ void check_expansion(const YAML::Node& node, std::size_t depth, std::size_t& cou
   if (depth > kMaxDepth) {
     throw ConfigError(where(origin, node.Mark()) + ": values nested more than " + std::to_string(kMaxDepth) +
                       " levels deep; that is the limit for a scenario");
+  }
+  // Results are JSON, which is UTF-8: a scalar (or an escape such as "\uD800")
+  // that is not would fail when the results are written, after the run.
+  if (node.IsScalar()) {
+    if (const auto bad = first_bad_utf8(node.Scalar()); bad != std::string::npos) {
+      throw ConfigError(where(origin, node.Mark()) + ": '" + shown(node.Scalar(), 60) + "' is not UTF-8 text (byte " +
+                        std::to_string(bad) + "); a scenario is UTF-8 text");
+    }
   }
   if (node.IsMap()) {
     for (const auto& kv : node) {

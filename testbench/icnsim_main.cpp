@@ -96,7 +96,8 @@ int sc_main(int argc, char* argv[]) {
   } catch (const CLI::CallForAllHelp& e) {
     leave(app.exit(e));
   } catch (const CLI::ParseError& e) {
-    std::cerr << "icnsim: error: " << e.what() << " (see icnsim --help)\n";
+    // Arguments are echoed escaped: raw control bytes would reach the terminal.
+    std::cerr << "icnsim: error: " << icn::shown(e.what(), 300) << " (see icnsim --help)\n";
     leave(2);
   }
   try {

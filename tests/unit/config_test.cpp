@@ -208,4 +208,29 @@ TEST(ConfigHardening, OverrideKeysAreWords) {
   EXPECT_NE(error_of([&] { cfg.apply_override("a b=1"); }).find("a key is dotted words"), std::string::npos);
 }
 
+// Results are JSON (UTF-8): text that is not UTF-8 is refused when the scenario
+// is read, not when the results are written. Cases after RFC 3629's table.
+TEST(ConfigHardening, ScenarioTextMustBeUtf8) {
+  const std::vector<std::string> good = {"caf\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
+                                         "\xed\x9f\xbf", "\xee\x80\x80", "\"\\u00e9\""};
+  for (const auto& v : good) {
+    Config cfg = Config::from_text("");
+    EXPECT_EQ(error_of([&] { cfg.apply_override("outputs.json=" + v); }), "") << shown(v);
+  }
+  const std::vector<std::string> bad = {"0\xf6\x84", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                                        "\xf5\x80\x80\x80", "x\xe2\x82", "\x80"};
+  for (const auto& v : bad) {
+    Config cfg = Config::from_text("");
+    const std::string e = error_of([&] { cfg.apply_override("outputs.json=" + v); });
+    EXPECT_NE(e.find("is not UTF-8 text"), std::string::npos) << shown(v) << " -> " << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos);
+  }
+  // A lone surrogate escape is refused by the YAML parser itself.
+  Config cfg = Config::from_text("");
+  EXPECT_NE(error_of([&] { cfg.apply_override("outputs.json=\"\\uD800\""); }).find("invalid unicode"), std::string::npos);
+  const std::string e = error_of([] { Config::from_text("network:\n  type: \"a\xff\"\n", "s.yaml"); });
+  EXPECT_EQ(e.rfind("s.yaml:2:", 0), 0u) << e;
+  EXPECT_NE(e.find("'a\\xff' is not UTF-8 text"), std::string::npos) << e;
+}
+
 }  // namespace icn
