@@ -4,6 +4,7 @@
 #include <deque>
 #include <functional>
 #include <stdexcept>
+#include <string>
 
 namespace icn::frac {
 namespace {
@@ -14,6 +15,53 @@ struct Node {
   std::uint32_t size = 0;
   int down = -1, right = -1;
 };
+
+// A tree of groups to be numbered: child links, group sizes, and where a
+// group's k-th member sits.
+struct GroupTree {
+  std::function<int(int)> down, right;
+  std::function<std::uint32_t(int)> size;
+  std::function<std::uint32_t(int, std::uint32_t)> pu_of_member;
+};
+
+// Numbers ranks in preorder (a group's members, its down subtree, its right
+// subtree), the order the PE programs' Layout expects, and places each rank on
+// its member's PU. Both embeddings end here, so they differ only in shape.
+void number_in_preorder(const GroupTree& t, int root, unsigned r, std::uint32_t P, Layout& l,
+                        std::vector<std::uint32_t>& pu_of_rank, const char* what) {
+  l.algorithm = r == 1 ? Algorithm::kBinary : Algorithm::kFractional;
+  l.r = r;
+  l.group_of.assign(P, kNone);
+  l.index_in_group.assign(P, 0);
+  pu_of_rank.assign(P, kNone);
+  std::uint32_t next_rank = 0;
+  std::function<std::uint32_t(int, std::uint32_t, bool)> number = [&](int ni, std::uint32_t parent,
+                                                                      bool is_right) -> std::uint32_t {
+    const auto gi = static_cast<std::uint32_t>(l.groups.size());
+    l.groups.push_back(Group{});
+    l.groups[gi].parent = parent;
+    l.groups[gi].is_right = is_right;
+    for (std::uint32_t k = 0, n = t.size(ni); k < n; ++k) {
+      const std::uint32_t rank = next_rank++;
+      if (rank >= P) throw std::logic_error(std::string(what) + ": more members than PUs");
+      l.group_of[rank] = gi;
+      l.index_in_group[rank] = k;
+      l.groups[gi].members.push_back(rank);
+      pu_of_rank[rank] = t.pu_of_member(ni, k);
+    }
+    if (const int d = t.down(ni); d >= 0) {
+      const std::uint32_t c = number(d, gi, false);
+      l.groups[gi].down = c;
+    }
+    if (const int rt = t.right(ni); rt >= 0) {
+      const std::uint32_t c = number(rt, gi, true);
+      l.groups[gi].right = c;
+    }
+    return gi;
+  };
+  number(root, kNone, false);
+  if (next_rank != P) throw std::logic_error(std::string(what) + ": not every PU is in the tree");
+}
 
 }  // namespace
 
@@ -81,43 +129,16 @@ ModuleEmbedding embed_in_modules(unsigned a, unsigned b, unsigned r) {
   }
   if (!unfed.empty()) throw std::logic_error("module embedding: a local tree has no feeder");
 
-  // Number ranks in preorder (members, down subtree, right subtree) and place
-  // each group's members on its module's next free PUs.
-  const std::uint32_t P = a * b;
-  Layout& l = e.layout;
-  l.algorithm = r == 1 ? Algorithm::kBinary : Algorithm::kFractional;
-  l.r = r;
-  l.group_of.assign(P, kNone);
-  l.index_in_group.assign(P, 0);
-  e.pu_of_rank.assign(P, kNone);
+  // Each group's members go to its module's next free PUs, in preorder.
   std::vector<std::uint32_t> next_slot(a, 0);
-  std::uint32_t next_rank = 0;
-  std::function<std::uint32_t(int, std::uint32_t, bool)> number = [&](int ni, std::uint32_t parent,
-                                                                      bool is_right) -> std::uint32_t {
-    const Node& n = nodes[static_cast<std::size_t>(ni)];
-    const auto gi = static_cast<std::uint32_t>(l.groups.size());
-    l.groups.push_back(Group{});
-    l.groups[gi].parent = parent;
-    l.groups[gi].is_right = is_right;
-    for (std::uint32_t k = 0; k < n.size; ++k) {
-      const std::uint32_t rank = next_rank++;
-      l.group_of[rank] = gi;
-      l.index_in_group[rank] = k;
-      l.groups[gi].members.push_back(rank);
-      e.pu_of_rank[rank] = n.module * b + next_slot[n.module]++;
-    }
-    if (n.down >= 0) {
-      const std::uint32_t c = number(n.down, gi, false);
-      l.groups[gi].down = c;
-    }
-    if (n.right >= 0) {
-      const std::uint32_t c = number(n.right, gi, true);
-      l.groups[gi].right = c;
-    }
-    return gi;
-  };
-  number(0, kNone, false);
-  if (next_rank != P) throw std::logic_error("module embedding: not every PU is in the tree");
+  const GroupTree tree{[&](int ni) { return nodes[static_cast<std::size_t>(ni)].down; },
+                       [&](int ni) { return nodes[static_cast<std::size_t>(ni)].right; },
+                       [&](int ni) { return nodes[static_cast<std::size_t>(ni)].size; },
+                       [&](int ni, std::uint32_t) {
+                         const unsigned m = nodes[static_cast<std::size_t>(ni)].module;
+                         return m * b + next_slot[m]++;
+                       }};
+  number_in_preorder(tree, 0, r, a * b, e.layout, e.pu_of_rank, "module embedding");
   return e;
 }
 
@@ -191,43 +212,17 @@ MeshEmbedding embed_htree(unsigned width, unsigned height, unsigned r) {
   MeshEmbedding e;
   e.rows_per_group = r1;
   e.columns_per_group = r2;
-  const std::uint32_t P = width * height;
-  Layout& l = e.layout;
-  l.algorithm = r == 1 ? Algorithm::kBinary : Algorithm::kFractional;
-  l.r = r;
-  l.group_of.assign(P, kNone);
-  l.index_in_group.assign(P, 0);
-  e.pu_of_rank.assign(P, kNone);
-  std::uint32_t next_rank = 0;
-  std::function<std::uint32_t(int, std::uint32_t, bool)> number = [&](int ni, std::uint32_t parent,
-                                                                      bool is_right) -> std::uint32_t {
-    const TreeNode n = nodes[static_cast<std::size_t>(ni)];
-    const auto gi = static_cast<std::uint32_t>(l.groups.size());
-    l.groups.push_back(Group{});
-    l.groups[gi].parent = parent;
-    l.groups[gi].is_right = is_right;
-    std::uint32_t k = 0;
-    for (unsigned j = 0; j < r1; ++j)
-      for (unsigned i = 0; i < r2; ++i) {
-        const unsigned x = n.gx * r2 + (j % 2 == 0 ? i : r2 - 1 - i), y = n.gy * r1 + j;
-        const std::uint32_t rank = next_rank++;
-        l.group_of[rank] = gi;
-        l.index_in_group[rank] = k++;
-        l.groups[gi].members.push_back(rank);
-        e.pu_of_rank[rank] = x + width * y;
-      }
-    if (n.down >= 0) {
-      const std::uint32_t c = number(n.down, gi, false);
-      l.groups[gi].down = c;
-    }
-    if (n.right >= 0) {
-      const std::uint32_t c = number(n.right, gi, true);
-      l.groups[gi].right = c;
-    }
-    return gi;
-  };
-  number(root, kNone, false);
-  if (next_rank != P) throw std::logic_error("htree embedding: not every PU is in the tree");
+  // A group's r1 x r2 members fill its block row by row, boustrophedon.
+  const GroupTree tree{[&](int ni) { return nodes[static_cast<std::size_t>(ni)].down; },
+                       [&](int ni) { return nodes[static_cast<std::size_t>(ni)].right; },
+                       [&](int) { return static_cast<std::uint32_t>(r1 * r2); },
+                       [&](int ni, std::uint32_t k) {
+                         const TreeNode& n = nodes[static_cast<std::size_t>(ni)];
+                         const unsigned j = k / r2, i = k % r2;
+                         const unsigned x = n.gx * r2 + (j % 2 == 0 ? i : r2 - 1 - i), y = n.gy * r1 + j;
+                         return static_cast<std::uint32_t>(x + width * y);
+                       }};
+  number_in_preorder(tree, root, r, width * height, e.layout, e.pu_of_rank, "htree embedding");
   return e;
 }
 
