@@ -730,43 +730,39 @@ class FracExperiment : public Experiment {
       std::ostringstream lost;
       if (problem().empty()) lost << std::fixed << std::setprecision(1) << lost_percent() << " %";
       else lost << "-";  // an unfinished run lost nothing measurable
-      std::string net = topology_->describe();
-      if (setup_.simplex) net += setup_.direct ? " simplex direct" : " simplex couples";
-      return {net,
-              setup_.htree ? "htree" : setup_.snake ? "snake" : "rank_order",
-              setup_.reduction ? std::string("reduction ") + to_string(setup_.op) : "broadcast",
-              to_string(setup_.algorithm),
-              std::to_string(setup_.processors),
-              std::to_string(setup_.r),
-              std::to_string(setup_.s),
-              std::to_string(setup_.k),
-              std::to_string(setup_.t),
-              std::to_string(cycles()),
-              std::to_string(crossbar_cycles()),
-              lost.str(),
-              setup_.couples() ? "-" : std::to_string(m.tree_edges),
-              std::to_string(m.packets),
-              problem().empty() ? "yes" : "NO"};
+      std::vector<std::string> row{network_cell(topology_->describe()),
+                                   setup_.htree ? "htree" : setup_.snake ? "snake" : "rank_order"};
+      for (auto& c : program_cells()) row.push_back(std::move(c));
+      for (auto c : {std::to_string(cycles()), std::to_string(crossbar_cycles()), lost.str(),
+                     setup_.couples() ? std::string("-") : std::to_string(m.tree_edges), std::to_string(m.packets),
+                     std::string(problem().empty() ? "yes" : "NO")})
+        row.push_back(std::move(c));
+      return row;
     }
-    std::string net = setup_.hier ? std::to_string(setup_.shape.modules) + "x" + std::to_string(setup_.shape.module_size) +
-                                        " hier_crossbar"
-                                  : "crossbar";
-    if (setup_.simplex) net += setup_.direct ? " simplex direct" : " simplex couples";
-    return {net,
-            setup_.reduction ? std::string("reduction ") + to_string(setup_.op) : "broadcast",
-            to_string(setup_.algorithm),
-            std::to_string(setup_.processors),
-            std::to_string(setup_.r),
-            std::to_string(setup_.s),
-            std::to_string(setup_.k),
-            std::to_string(setup_.t),
-            std::to_string(cycles()),
-            std::to_string(steps()),
-            (setup_.simplex ? "<= " : "") + std::to_string(pseudocode_steps()),
-            problem().empty() ? "yes" : "NO"};
+    std::vector<std::string> row{network_cell(
+        setup_.hier ? std::to_string(setup_.shape.modules) + "x" + std::to_string(setup_.shape.module_size) + " hier_crossbar"
+                    : "crossbar")};
+    for (auto& c : program_cells()) row.push_back(std::move(c));
+    for (auto c : {std::to_string(cycles()), std::to_string(steps()),
+                   (setup_.simplex ? "<= " : "") + std::to_string(pseudocode_steps()),
+                   std::string(problem().empty() ? "yes" : "NO")})
+      row.push_back(std::move(c));
+    return row;
   }
 
  private:
+  // The cells both tables share: the network (with the processors' port
+  // model) and the program's parameters.
+  std::string network_cell(std::string net) const {
+    if (setup_.simplex) net += setup_.direct ? " simplex direct" : " simplex couples";
+    return net;
+  }
+  std::vector<std::string> program_cells() const {
+    return {setup_.reduction ? std::string("reduction ") + to_string(setup_.op) : "broadcast",
+            to_string(setup_.algorithm), std::to_string(setup_.processors), std::to_string(setup_.r),
+            std::to_string(setup_.s), std::to_string(setup_.k), std::to_string(setup_.t)};
+  }
+
   const FracSetup setup_;
   Layout layout_;
   RunShape shape_;
