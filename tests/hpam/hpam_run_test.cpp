@@ -19,6 +19,22 @@ std::vector<std::string> base(const std::string& levels) {
   return {"network.type=hpam", "network.levels=" + levels, "traffic.message_bytes=64", "nic.q=8"};
 }
 
+// A run's --set list, for failure messages.
+std::string described(const std::vector<std::string>& sets) {
+  std::string what;
+  for (const auto& s : sets) what += s + " ";
+  return what;
+}
+
+// What every whole run must show: no problem, every processor's contents
+// verified, every message delivered or reported lost.
+void expect_clean(const test::ScenarioRun& run, const std::string& what) {
+  const auto& r = run.results["result"];
+  EXPECT_EQ(run.problem, "") << what;
+  EXPECT_TRUE(r["verified"].get<bool>()) << what;
+  EXPECT_EQ(r["conservation"], "ok") << what;
+}
+
 TEST(HpamRun, EveryCollectiveAndAlgorithmDeliversAndVerifies) {
   std::vector<std::vector<std::string>> runs;
   for (const std::string levels : {"[[1,1],[4,4]]", "[[2,2],[4,8]]"})
@@ -37,11 +53,8 @@ TEST(HpamRun, EveryCollectiveAndAlgorithmDeliversAndVerifies) {
   ASSERT_EQ(results.size(), runs.size());
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i].results["result"];
-    std::string what;
-    for (const auto& s : runs[i]) what += s + " ";
-    EXPECT_EQ(results[i].problem, "") << what;
-    EXPECT_TRUE(r["verified"].get<bool>()) << what;
-    EXPECT_EQ(r["conservation"], "ok") << what;
+    const std::string what = described(runs[i]);
+    expect_clean(results[i], what);
     EXPECT_GT(r["cycles"].get<unsigned>(), 0u) << what;
     // Every trial (each sub-mesh shape) completed.
     for (const auto& t : results[i].results["hpam"]["trials"]) EXPECT_FALSE(t["cycles"].is_null()) << what;
@@ -93,8 +106,7 @@ TEST(HpamRun, MulticastDeliversThroughBothReplicatorModesAndEveryBranchGetsEvery
         }
   const auto results = run_scenarios(runs);
   for (std::size_t i = 0; i < results.size(); ++i) {
-    std::string what;
-    for (const auto& s : runs[i]) what += s + " ";
+    const std::string what = described(runs[i]);
     EXPECT_EQ(results[i].problem, "") << what;
     const auto& rep = results[i].results["hpam"]["replication"];
     const auto& comb = results[i].results["hpam"]["combining"];
@@ -184,12 +196,8 @@ TEST(HpamRun, SynchronousSendsDeliverAndVerifyEveryCollective) {
   const auto results = run_scenarios(runs);
   ASSERT_EQ(results.size(), runs.size());
   for (std::size_t i = 0; i < results.size(); ++i) {
-    std::string what;
-    for (const auto& s : runs[i]) what += s + " ";
-    const auto& r = results[i].results["result"];
-    EXPECT_EQ(results[i].problem, "") << what;
-    EXPECT_TRUE(r["verified"].get<bool>()) << what;
-    EXPECT_EQ(r["conservation"], "ok") << what;
+    const std::string what = described(runs[i]);
+    expect_clean(results[i], what);
     for (const auto& t : results[i].results["hpam"]["trials"]) EXPECT_FALSE(t["cycles"].is_null()) << what;
     // Every send got its acknowledgements: one per message a processor
     // received, except that a combined message's one acknowledgement is
@@ -267,12 +275,9 @@ TEST(HpamRun, RelaysThroughLevelOneDeliverEveryCollective) {
   const auto results = run_scenarios(runs);
   ASSERT_EQ(results.size(), runs.size());
   for (std::size_t i = 0; i < results.size(); ++i) {
-    std::string what;
-    for (const auto& s : runs[i]) what += s + " ";
+    const std::string what = described(runs[i]);
     const auto& r = results[i].results["result"];
-    EXPECT_EQ(results[i].problem, "") << what;
-    EXPECT_TRUE(r["verified"].get<bool>()) << what;
-    EXPECT_EQ(r["conservation"], "ok") << what;
+    expect_clean(results[i], what);
     EXPECT_EQ(r["expected"]["equation"], equations[i]) << what;
     if (equations[i] == "none") {
       EXPECT_TRUE(r["expected"].contains("why_none")) << what;
