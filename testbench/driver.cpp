@@ -139,7 +139,9 @@ std::vector<ParamSpec> common_params() {
       {"seed", "1", "0..2^63-1", "scenario seed; every random stream derives from it"},
       {"network.type", "fattree_packet", join_choices(kind_names()), "the network family"},
       {"run.max_cycles", "10000000", "1..2^50", "stop (and fail) if the traffic is not done by then"},
-      {"run.watchdog_cycles", "10000", "1..2^40", "stall watchdog: cycles without any packet moving"},
+      {"run.watchdog_cycles", "10000", "1..2^40",
+       "stall watchdog: cycles without progress while traffic is held (a packet or flit moving; on the bit-serial "
+       "tree, a message acknowledged, at least two delivery cycles)"},
       {"run.scheduler", "engine", "engine|per_block_methods",
        "engine: one SC_METHOD per network evaluates only blocks with work; per_block_methods: "
        "one SC_METHOD per block every cycle (the simple scheme, for comparison)"},
