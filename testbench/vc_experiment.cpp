@@ -14,6 +14,7 @@
 #include "routers/vc/fattree_topology.hpp"
 #include "routers/vc/vc_link_address.hpp"
 #include "routers/vc/vc_network.hpp"
+#include "routers/vc/vc_router.hpp"
 #include "testbench/fractional_experiment.hpp"
 #include "testbench/open_loop_source.hpp"
 #include "testbench/synthetic_traffic.hpp"
@@ -40,7 +41,7 @@ std::vector<ParamSpec> network_params() {
       {"network.failed_links", "[]",
        "list of links like nic3.up, r3_3.x+ (router r3_3's output toward x+), r2_1.down0, r1_0.up (fat tree)",
        "links that never carry a flit (fault injection: the run ends unverified, naming where traffic waits)"},
-      {"router.vcs", "2", "1..16 (ports x vcs <= 64)", "virtual channels per input port"},
+      {"router.vcs", "2", "1..16 (ports x vcs <= 4096)", "virtual channels per input port"},
       {"router.buffer_depth", "4", "1..1024", "flits of buffer per VC"},
       {"router.routing", "dor", "dor|adaptive",
        "dor: dimension order (datelines on the torus; up*/down* on the fat tree); adaptive: west-first, 2-D mesh only"},
@@ -151,7 +152,9 @@ void read_fat_tree(Config& cfg, VcSetup& s) {
   if (s.capacities[0] != 1)
     cfg.fail("network.capacities", "c1 must be 1: a leaf's NIC has one injection and one ejection port");
   for (unsigned c : s.capacities)
-    if (c > 64) cfg.fail("network.capacities", "at most 64 links per branch (ports x vcs <= 64)");
+    if (c > vc::kMaxRouterInputVcs)
+      cfg.fail("network.capacities", "at most " + std::to_string(vc::kMaxRouterInputVcs) +
+                                         " links per branch (ports x vcs <= " + std::to_string(vc::kMaxRouterInputVcs) + ")");
 }
 
 std::unique_ptr<vc::VcTopology> make_topology(const VcSetup& s);
@@ -252,9 +255,12 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   s->net.link_latency = static_cast<unsigned>(cfg.integer("network.link_latency", 1, 64));
   auto& r = s->net.router;
   r.vcs = static_cast<unsigned>(cfg.integer("router.vcs", 1, 16));
-  if (max_ports * r.vcs > 64)
+  // The shared router's allocators take any number of requesters; its state
+  // is bounded per router (vc::kMaxRouterInputVcs).
+  if (max_ports * r.vcs > vc::kMaxRouterInputVcs)
     cfg.fail(s->fattree ? "network.capacities" : "router.vcs",
-             "ports x vcs must be <= 64 (largest router: " + std::to_string(max_ports) + " ports, " +
+             "ports x vcs must be <= " + std::to_string(vc::kMaxRouterInputVcs) + " (largest router: " +
+                 std::to_string(max_ports) + " ports, " +
                  std::to_string(r.vcs) + " VCs)");
   r.buffer_depth = static_cast<unsigned>(cfg.integer("router.buffer_depth", 1, 1024));
   s->adaptive = cfg.choice("router.routing", {"dor", "adaptive"}) == "adaptive";

@@ -1,8 +1,10 @@
 #include "routers/vc/fattree_topology.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include "models/rng.hpp"
+#include "routers/vc/vc_router.hpp"
 
 namespace icn::vc {
 
@@ -12,7 +14,8 @@ FatTreeTopology::FatTreeTopology(unsigned height, std::vector<unsigned> capaciti
   if (capacities_.size() != height) throw std::invalid_argument("vc fat tree: one capacity per level");
   if (capacities_[0] != 1) throw std::invalid_argument("vc fat tree: c_1 must be 1 (one NIC port per leaf)");
   for (unsigned c : capacities_)
-    if (c < 1 || c > 64) throw std::invalid_argument("vc fat tree: capacities 1..64");
+    if (c < 1 || c > kMaxRouterInputVcs)  // a wider branch could not fit one router
+      throw std::invalid_argument("vc fat tree: capacities 1.." + std::to_string(kMaxRouterInputVcs));
   first_.assign(height + 2, 0);
   for (unsigned l = 1; l <= height; ++l) first_[l + 1] = first_[l] + (1u << (height - l));
   routers_ = first_[height + 1];

@@ -86,6 +86,28 @@ TEST(VcRun, FatTreeIsDeadlockFreeAtFullLoadUnderUniformAndTranspose) {
   }
 }
 
+TEST(VcRun, WideFatTreeRoutersRunBeyondSixtyFourInputVcs) {
+  // A 256-leaf EBFT: its top routers have 2 x 128 down links, 512 input VCs
+  // with 2 VCs (the allocators arbitrate over any number of requesters), and
+  // at full load every packet created still arrives. A 4096-leaf EBFT's top
+  // router would need 4096 ports x 2 VCs, beyond vc::kMaxRouterInputVcs.
+  std::vector<std::vector<std::string>> runs = {
+      {"network.type=vc", "network.topology=fattree", "network.leaves=256", "network.capacities=ebft", "router.vcs=2",
+       "traffic.pattern=uniform", "traffic.injection_rate=1", "measure.cycles=300"}};
+  const auto results = run_scenarios(runs);
+  const auto& r = results[0].results["result"];
+  EXPECT_EQ(results[0].problem, "");
+  EXPECT_TRUE(r["verified"].get<bool>());
+  EXPECT_GT(r["packets"]["created"].get<unsigned>(), 0u);
+  EXPECT_EQ(r["packets"]["created"], r["packets"]["delivered"]);
+  EXPECT_EQ(r["packets"]["held_at_end"].get<unsigned>(), 0u);
+  const auto refused = run_icnsim("run /dev/null --quiet --set network.type=vc --set network.topology=fattree "
+                                  "--set network.leaves=4096 --set network.capacities=ebft");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("ports x vcs must be <= 4096 (largest router: 4096 ports, 2 VCs)"), std::string::npos)
+      << refused.err;
+}
+
 TEST(VcRun, FatTreeScenarioRunsAndTheEbftOutperformsTheCbft) {
   const std::string scenario = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/fattree16_uniform.yaml";
   const std::string dir = test::scratch_dir();
