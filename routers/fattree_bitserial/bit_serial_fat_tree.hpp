@@ -78,6 +78,7 @@ class BitSerialFatTree : public sc_core::sc_module {
 
   // Waveforms: per path valid+bit and acknowledge, per switch output path its
   // setting, grouped by level: <prefix>.level<l>.<block>.<port>.p<k>.{valid,bit,ack,...}
+  using sc_core::sc_object::trace;  // sc_object's trace(sc_trace_file*) stays visible beside ours
   void trace(WaveformTracer& tracer, const std::string& prefix) const;
   // A GTKWave save file for the signals trace() adds, grouped by level.
   std::string gtkwave_save_file(const std::string& prefix, const std::string& vcd_path) const;

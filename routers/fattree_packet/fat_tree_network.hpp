@@ -54,6 +54,7 @@ class FatTreeNetwork : public sc_core::sc_module {
   std::size_t max_nic_queue() const;
 
   // Adds link activity and queue occupancy probes for every branch.
+  using sc_core::sc_object::trace;  // sc_object's trace(sc_trace_file*) stays visible beside ours
   void trace(WaveformTracer& tracer, const std::string& prefix) const;
 
  private:

@@ -52,6 +52,7 @@ class IbtNetwork : public sc_core::sc_module {
   unsigned max_buffer() const;
 
   // Link activity and queue probes for every port of the listed routers.
+  using sc_core::sc_object::trace;  // sc_object's trace(sc_trace_file*) stays visible beside ours
   void trace(WaveformTracer& tracer, const std::string& prefix, const std::vector<NodeId>& nodes) const;
 
  private:

@@ -56,6 +56,7 @@ class VcNetwork : public sc_core::sc_module {
   // the next, as "r0_0 x+ vc0 -> r1_0 x- vc0 -> ... -> r0_0 x+ vc0", or "".
   std::string waiting_cycle() const;
 
+  using sc_core::sc_object::trace;  // sc_object's trace(sc_trace_file*) stays visible beside ours
   void trace(WaveformTracer& tracer, const std::string& prefix);
 
   // Fault injection (network.failed_links), before the run: the output link of

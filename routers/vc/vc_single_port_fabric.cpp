@@ -10,7 +10,6 @@ VcSinglePortFabric::VcSinglePortFabric(sc_core::sc_module_name name, const VcTop
                                        const NetworkParams& params, CycleEngine& engine, UnitPacketPool& units)
     : sc_module(name),
       Clocked(Phase::kNetwork),
-      topo_(topo),
       params_(params),
       units_(units),
       network_("net", topo, params, engine, pool_, ledger_) {

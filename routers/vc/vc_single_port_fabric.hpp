@@ -90,7 +90,6 @@ class VcSinglePortFabric : public sc_core::sc_module, public SinglePortFabric, p
     std::size_t load;
   };
 
-  const VcTopology& topo_;
   NetworkParams params_;
   UnitPacketPool& units_;
   PacketPool pool_;
