@@ -88,7 +88,29 @@ struct HpamSetup : ExperimentSetup {
   double cycle_us() const { return lambda_us * flit_bytes[0] / net.link_latency; }
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
+  std::vector<std::string> waveform_side_files(const std::string& waveform_file) const override;
 };
+
+// Each Verilated replicator writes its own VCD beside the waveform: FILE.rtl.vcd
+// becomes FILE.<replicator>.rtl.vcd (a device such as /dev/null stays as it is).
+std::string replicator_waveform_file(const std::string& waveform_file, const std::string& replicator) {
+  const std::string rtl = WaveformTracer::rtl_file_for(waveform_file), suffix = ".rtl.vcd";
+  if (rtl.size() < suffix.size() || rtl.compare(rtl.size() - suffix.size(), suffix.size(), suffix) != 0) return rtl;
+  return rtl.substr(0, rtl.size() - suffix.size()) + "." + replicator + suffix;
+}
+
+// One replicator hangs below every bottom-row router of every level but the
+// last (HpamTopology::replicate_port), named after it: repl_l<L>_r<row>_<col>.
+std::vector<std::string> HpamSetup::waveform_side_files(const std::string& waveform_file) const {
+  std::vector<std::string> files;
+  if (!replication || replicator_impl != hpam::ReplicatorImpl::kRtl) return files;
+  for (std::size_t l = 0; l + 1 < levels.size(); ++l)
+    for (unsigned c = 0; c < levels[l].cols; ++c)
+      files.push_back(replicator_waveform_file(waveform_file, "repl_l" + std::to_string(l + 1) + "_r" +
+                                                                  std::to_string(levels[l].rows - 1) + "_" +
+                                                                  std::to_string(c)));
+  return files;
+}
 
 bool power_of_two(std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
@@ -345,7 +367,22 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
       CollectiveExperiment::engine_.add(*nics_.back());
     }
     tap_.route_all(*this);
-    if (ctx.tracer != nullptr) network_.trace(*ctx.tracer, std::string(this->name()));
+    if (ctx.tracer != nullptr) {
+      network_.trace(*ctx.tracer, std::string(this->name()));
+      // Each replicator beside the router it hangs from: <exp>.repl_<router>.*;
+      // a Verilated one also dumps its ports and registers to a file of its
+      // own, on the same clock (docs/rtl.md).
+      const auto period_ps = static_cast<std::uint64_t>(ctx.engine.period.to_seconds() * 1e12 + 0.5);
+      const CycleEngine* engine = &(CollectiveExperiment::engine_);
+      for (const auto& rep : replicators_) {
+        rep->trace(*ctx.tracer, std::string(this->name()) + "." + rep->basename());
+        if (setup.replicator_impl != hpam::ReplicatorImpl::kRtl) continue;
+        hpam::ReplicatorCore* core = &rep->core();
+        core->trace_waveform(replicator_waveform_file(ctx.tracer->path(), rep->basename()),
+                             [engine, period_ps] { return engine->now() * period_ps; }, period_ps);
+        ctx.tracer->add_companion([core] { return core->finish_waveform(); });
+      }
+    }
     trials_.resize(setup.shapes.size());
     CollectiveExperiment::engine_.wake(*this, 1);
   }

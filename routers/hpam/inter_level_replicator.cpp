@@ -86,6 +86,7 @@ Cycle InterLevelReplicator::tick(Cycle now) {
     engine()->note_progress();
   } else if (in.in_valid) {
     ++stalled_;
+    last_stall_ = now;
   }
   for (unsigned i = 0; i < f; ++i) {
     if (!out.out_valid.test(i) || !in.out_ready.test(i)) continue;
@@ -105,9 +106,24 @@ Cycle InterLevelReplicator::tick(Cycle now) {
   unsigned held = 0;
   for (unsigned i = 0; i < f; ++i) held = std::max(held, core_->occupancy(i));
   max_occupancy_ = std::max(max_occupancy_, held);
+  held_ = held;
   bool busy = held != 0;
   for (const auto& q : fifo_) busy = busy || !q.empty();
   return busy ? now + 1 : kNever;
+}
+
+void InterLevelReplicator::trace(WaveformTracer& tracer, const std::string& prefix) const {
+  const unsigned f = core_->branches();
+  tracer.add(prefix + ".in.flit", 1, [this](Cycle t) { return in_->sent_in(t); });
+  tracer.add(prefix + ".stalled", 1, [this](Cycle t) { return last_stall_ == t ? 1u : 0u; });
+  tracer.add(prefix + ".branches_ready", bits_for(f), [this, f](Cycle) {
+    unsigned ready = 0;
+    for (unsigned i = 0; i < f; ++i) ready += credits_[i] > 0 ? 1u : 0u;
+    return ready;
+  });
+  tracer.add(prefix + ".occupancy", bits_for(std::max(1u, core_->depth())), [this](Cycle) { return held_; });
+  for (unsigned i = 0; i < f; ++i)
+    tracer.add(prefix + ".branch" + std::to_string(i) + ".flit", 1, [this, i](Cycle t) { return out_[i]->sent_in(t); });
 }
 
 void InterLevelReplicator::report_held(std::vector<HeldTraffic>& out) const {

@@ -29,6 +29,7 @@
 #include "models/engine.hpp"
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
+#include "models/trace.hpp"
 #include "routers/common/vc_buffer.hpp"
 #include "routers/hpam/hpam_geometry.hpp"
 #include "routers/hpam/replicator_core.hpp"
@@ -52,11 +53,19 @@ class InterLevelReplicator : public sc_core::sc_module, public Clocked {
 
   unsigned branches() const { return core_->branches(); }
   const ReplicatorCore& core() const { return *core_; }
+  ReplicatorCore& core() { return *core_; }
   std::uint64_t flits_in() const { return flits_in_; }
   std::uint64_t flits_out(unsigned i) const { return flits_out_[i]; }
   // Cycles in which a flit was waiting at the input and the core did not take it.
   std::uint64_t stalled_cycles() const { return stalled_; }
   unsigned max_occupancy() const { return max_occupancy_; }
+
+  // Waveforms under <prefix>: in.flit (a flit from the router's replicate
+  // port), stalled (a flit waited and the core did not take it: the
+  // flow-control cost of replicating), branches_ready (branches holding a
+  // credit), occupancy (the fullest branch FIFO, buffered mode) and
+  // branch<i>.flit (a copy sent down branch i).
+  void trace(WaveformTracer& tracer, const std::string& prefix) const;
 
  private:
   struct Held {
@@ -87,6 +96,8 @@ class InterLevelReplicator : public sc_core::sc_module, public Clocked {
   BranchMask all_branches_;
   std::vector<std::uint64_t> flits_out_;
   std::uint64_t flits_in_ = 0, stalled_ = 0;
+  Cycle last_stall_ = kNever;  // for the waveform: the stall bit of a cycle
+  unsigned held_ = 0;          // the fullest branch FIFO after the last tick
   unsigned max_occupancy_ = 0;
 };
 

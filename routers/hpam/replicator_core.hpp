@@ -23,8 +23,10 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <ostream>
+#include <string>
 
 namespace icn::hpam {
 
@@ -136,6 +138,13 @@ class ReplicatorCore {
   virtual ReplicatorOutputs cycle(const ReplicatorInputs& in) = 0;
   // Flits held for branch i (always 0 in kLockstep).
   virtual unsigned occupancy(unsigned branch) const = 0;
+  // A core with signals of its own (the Verilated RTL) writes them to `path`
+  // from the next cycle on, timed by `now_ps`; finish_waveform() closes the
+  // file ("" or one line). The behavioural core has none: its state is in the
+  // SystemC waveform (InterLevelReplicator::trace).
+  virtual void trace_waveform(const std::string& /*path*/, std::function<std::uint64_t()> /*now_ps*/,
+                              std::uint64_t /*period_ps*/) {}
+  virtual std::string finish_waveform() { return ""; }
 };
 
 enum class ReplicatorImpl { kBehavioral, kRtl };

@@ -54,6 +54,10 @@ class RtlReplicator : public ReplicatorCore {
   void trace(const std::string& path, std::function<std::uint64_t()> now_ps = {}, std::uint64_t period_ps = 1000);
   // Closes the waveform: "" if every write succeeded, else one line.
   std::string finish_trace();
+  void trace_waveform(const std::string& path, std::function<std::uint64_t()> now_ps, std::uint64_t period_ps) override {
+    trace(path, std::move(now_ps), period_ps);
+  }
+  std::string finish_waveform() override { return finish_trace(); }
 
  private:
   void dump(std::uint64_t t);

@@ -69,4 +69,47 @@ TEST(Waveform, TwoRunsWriteIdenticalFiles) {
   }
 }
 
+// HPAM's replicators are in the waveform beside the links: per replicator the
+// flits in, the stall bit, and one flit bit per branch. Integrated over the
+// run they must equal the counts the replicators report in the JSON, and
+// every branch must carry every flit that came in (each copy is whole).
+TEST(Waveform, HpamReplicatorSignalsAddUpToItsCounts) {
+  const std::string dir = scratch_dir();
+  for (const std::string mode : {"lockstep", "buffered"}) {
+    SCOPED_TRACE(mode);
+    const std::string scenario = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/hpam_scatter_multicast.yaml";
+    const CommandResult r = run_icnsim("run " + scenario + " --quiet --set network.replicator_mode=" + mode +
+                                       " --json " + dir + "/h.json --vcd " + dir + "/h.vcd");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Vcd vcd = parse_vcd(read_file(dir + "/h.vcd"));
+    const auto rep = nlohmann::ordered_json::parse(read_file(dir + "/h.json"))["hpam"]["replication"];
+    std::map<std::string, std::uint64_t> in;            // replicator -> flits in (from its in.flit bit)
+    std::map<std::string, std::vector<std::uint64_t>> branch;  // replicator -> flits per branch
+    std::uint64_t stalled = 0, out = 0;
+    for (const auto& [id, name] : vcd.names) {
+      const auto at = name.find(".repl_");
+      if (at == std::string::npos) continue;
+      const auto dot = name.find('.', at + 1);
+      const std::string block = name.substr(0, dot), signal = name.substr(dot + 1);
+      if (signal == "in.flit") in[block] += vcd.integral.at(id);
+      if (signal == "stalled") stalled += vcd.integral.at(id);
+      if (signal.rfind("branch", 0) == 0 && signal.size() > 5 && signal.compare(signal.size() - 5, 5, ".flit") == 0) {
+        branch[block].push_back(vcd.integral.at(id));
+        out += vcd.integral.at(id);
+      }
+    }
+    ASSERT_EQ(in.size(), rep["replicators"].get<std::size_t>());
+    std::uint64_t total_in = 0;
+    for (const auto& [block, flits] : in) {
+      total_in += flits;
+      ASSERT_EQ(branch[block].size(), 4u) << block;  // c2 / c1 = 4 branches
+      for (const auto b : branch[block]) EXPECT_EQ(b, flits) << block;
+    }
+    EXPECT_GT(total_in, 0u);
+    EXPECT_EQ(total_in, rep["flits_in"].get<std::uint64_t>());
+    EXPECT_EQ(out, rep["flits_out"].get<std::uint64_t>());
+    EXPECT_EQ(stalled, rep["stalled_cycles"].get<std::uint64_t>());
+  }
+}
+
 }  // namespace icn::test

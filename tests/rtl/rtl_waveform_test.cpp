@@ -88,6 +88,41 @@ TEST(RtlWaveform, AFullDeviceIsOneLineAndExitTwoNotAnAbort) {
   EXPECT_EQ(r.out, "");
 }
 
+// An HPAM run with the Verilated replicators and --vcd FILE writes, beside
+// FILE, one FILE.repl_<router>.rtl.vcd per replicator (here two: a 2x2 level
+// 1 over 4x8), on the engine's clock; their paths are checked before
+// elaboration like every output.
+TEST(ReplicatorWaveform, HpamRunWritesOneRtlVcdPerReplicatorBesideTheVcd) {
+  const std::string dir = output_dir();
+  const std::string run = "run " + std::string(ICNSIM_SOURCE_DIR) +
+                          "/testbench/scenarios/hpam_broadcast_multicast.yaml --quiet --set network.levels=[[2,2],[4,8]] "
+                          "--set traffic.submesh=[2,1] --set network.replicator_model=rtl --vcd " + dir + "/h.vcd";
+  const CommandResult r = run_icnsim(run + " --json " + dir + "/h.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"h.json", "h.repl_l1_r1_0.rtl.vcd", "h.repl_l1_r1_1.rtl.vcd",
+                                                     "h.vcd"}));  // no temporary left
+  std::ifstream json_in(dir + "/h.json");
+  const auto j = nlohmann::json::parse(json_in);
+  for (const char* name : {"/h.repl_l1_r1_0.rtl.vcd", "/h.repl_l1_r1_1.rtl.vcd"}) {
+    const std::string rtl = read_file(dir + name);
+    EXPECT_NE(rtl.find("in_valid_i"), std::string::npos) << name;
+    EXPECT_NE(rtl.find("$timescale 1ps $end"), std::string::npos) << name;
+    // The replicator is clocked only while it holds flits, so its last edge is
+    // within the run: 1000 ps per engine cycle, plus the half-period edge.
+    EXPECT_GT(last_time(rtl), 0u) << name;
+    EXPECT_LE(last_time(rtl), 1000 * j["sim"]["simulated_cycles"].get<std::uint64_t>() + 500) << name;
+  }
+  // A folder in the way of one of them: refused before anything is written.
+  const std::string other = output_dir() + "/again";
+  ::mkdir(other.c_str(), 0755);
+  ASSERT_EQ(::mkdir((other + "/h.repl_l1_r1_1.rtl.vcd").c_str(), 0755), 0);
+  expect_rejected("run " + std::string(ICNSIM_SOURCE_DIR) +
+                      "/testbench/scenarios/hpam_broadcast_multicast.yaml --set network.levels=[[2,2],[4,8]] "
+                      "--set network.replicator_model=rtl --vcd " + other + "/h.vcd",
+                  "the RTL waveform beside it");
+  EXPECT_EQ(files_in(other), (std::vector<std::string>{"h.repl_l1_r1_1.rtl.vcd"}));
+}
+
 TEST(ReplicatorWaveform, AFailedWriteIsReportedNotAborted) {
   hpam::RtlReplicator rtl(4, hpam::ReplicatorMode::kBuffered, 4);
   rtl.trace("/dev/full");
