@@ -213,21 +213,7 @@ TEST(SandersSibeynMesh, BroadcastAndReductionVerifiedOnMeshTorusAndFatTree) {
 }
 
 TEST(SandersSibeynMesh, ScenariosRunVerifiedAndDeterministically) {
-  const std::string dir = scratch_dir();
-  for (const std::string name : {"fractional_mesh_htree", "fractional_fattree"}) {
-    SCOPED_TRACE(name);
-    nlohmann::ordered_json first;
-    for (int round = 0; round < 2; ++round) {
-      const std::string out = dir + "/" + name + std::to_string(round) + ".json";
-      const auto r = run_icnsim(std::string("run ") + ICNSIM_SOURCE_DIR + "/testbench/scenarios/" + name +
-                                ".yaml --quiet --json " + out, 120);
-      ASSERT_EQ(r.exit_code, 0) << r.err;
-      const auto results = deterministic_part(nlohmann::ordered_json::parse(read_file(out)));
-      EXPECT_TRUE(results["result"]["verified"].get<bool>());
-      if (round == 0) first = results;
-      else EXPECT_EQ(results, first);
-    }
-  }
+  expect_scenarios_verified_and_deterministic({"fractional_mesh_htree", "fractional_fattree"});
 }
 
 TEST(SandersSibeynMesh, BadSizesExitTwoWithOneLine) {

@@ -532,24 +532,10 @@ TEST(SandersSibeyn, ModuleEmbeddingRemovesInterModuleContention) {
 // Every fractional scenario runs verified through the icnsim command, and a
 // second run with the same seed writes the same results.
 TEST(SandersSibeyn, ScenariosRunVerifiedAndDeterministically) {
-  const std::string dir = scratch_dir();
-  for (const std::string name : {"fractional_crossbar_broadcast", "fractional_crossbar_chain",
-                                 "fractional_crossbar_binary_reduction", "fractional_simplex_couples",
-                                 "fractional_hier_crossbar", "fractional_worked_example",
-                                 "fractional_hier_crossbar_embedding", "fractional_simplex_direct"}) {
-    SCOPED_TRACE(name);
-    nlohmann::ordered_json first;
-    for (int round = 0; round < 2; ++round) {
-      const std::string out = dir + "/" + name + std::to_string(round) + ".json";
-      const auto r = run_icnsim(std::string("run ") + ICNSIM_SOURCE_DIR + "/testbench/scenarios/" + name +
-                                ".yaml --quiet --json " + out, 120);
-      ASSERT_EQ(r.exit_code, 0) << r.err;
-      const auto results = deterministic_part(nlohmann::ordered_json::parse(read_file(out)));
-      EXPECT_TRUE(results["result"]["verified"].get<bool>());
-      if (round == 0) first = results;
-      else EXPECT_EQ(results, first);
-    }
-  }
+  expect_scenarios_verified_and_deterministic(
+      {"fractional_crossbar_broadcast", "fractional_crossbar_chain", "fractional_crossbar_binary_reduction",
+       "fractional_simplex_couples", "fractional_hier_crossbar", "fractional_worked_example",
+       "fractional_hier_crossbar_embedding", "fractional_simplex_direct"});
 }
 
 // The worked example, observed: P = 1024, k/t = 4096 with the paper's

@@ -32,6 +32,10 @@ CommandResult run_icnsim(const std::string& args, int timeout_seconds = 60);
 // the host measurements (`sim`) and the JSON file's own path.
 nlohmann::ordered_json deterministic_part(nlohmann::ordered_json results);
 
+// Runs each shipped scenario testbench/scenarios/NAME.yaml twice: it must
+// exit 0, verify, and give the same deterministic_part both times.
+void expect_scenarios_verified_and_deterministic(const std::vector<std::string>& names);
+
 // Bad input: `icnsim ARGS` exits with code 2, prints nothing on stdout and
 // exactly one line on stderr, "icnsim: error: ...", containing `needle`.
 void expect_rejected(const std::string& args, const std::string& needle);
