@@ -31,9 +31,6 @@ std::string where(const std::string& origin, const YAML::Mark& mark) {
   return origin + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
 }
 
-// Walks the document as it would be expanded (an alias counts every time it is
-// used), so a "billion laughs" alias bomb is refused after a bounded walk
-// instead of being expanded later by the reader or the JSON echo.
 // Offset of the first byte that is not part of well-formed UTF-8 (RFC 3629:
 // no overlong forms, no surrogates, nothing above U+10FFFF), or npos.
 std::size_t first_bad_utf8(const std::string& s) {
@@ -62,6 +59,9 @@ std::size_t first_bad_utf8(const std::string& s) {
   return std::string::npos;
 }
 
+// Walks the document as it would be expanded (an alias counts every time it is
+// used), so a "billion laughs" alias bomb is refused after a bounded walk
+// instead of being expanded later by the reader or the JSON echo.
 void check_expansion(const YAML::Node& node, std::size_t depth, std::size_t& count, const std::string& origin) {
   if (++count > kMaxExpandedNodes) {
     throw ConfigError(origin + ": the document expands to more than " + std::to_string(kMaxExpandedNodes) +

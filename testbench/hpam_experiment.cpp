@@ -99,16 +99,17 @@ std::string replicator_waveform_file(const std::string& waveform_file, const std
   return rtl.substr(0, rtl.size() - suffix.size()) + "." + replicator + suffix;
 }
 
+// A replicator is named after the router it hangs below: repl_l<L>_r<row>_<col>.
+std::string replicator_name(const hpam::Position& router) { return "repl_" + hpam::HpamTopology::name_of(router); }
+
 // One replicator hangs below every bottom-row router of every level but the
-// last (HpamTopology::replicate_port), named after it: repl_l<L>_r<row>_<col>.
+// last (HpamTopology::replicate_port).
 std::vector<std::string> HpamSetup::waveform_side_files(const std::string& waveform_file) const {
   std::vector<std::string> files;
   if (!replication || replicator_impl != hpam::ReplicatorImpl::kRtl) return files;
-  for (std::size_t l = 0; l + 1 < levels.size(); ++l)
+  for (unsigned l = 0; l + 1 < levels.size(); ++l)
     for (unsigned c = 0; c < levels[l].cols; ++c)
-      files.push_back(replicator_waveform_file(waveform_file, "repl_l" + std::to_string(l + 1) + "_r" +
-                                                                  std::to_string(levels[l].rows - 1) + "_" +
-                                                                  std::to_string(c)));
+      files.push_back(replicator_waveform_file(waveform_file, replicator_name({l, levels[l].rows - 1, c})));
   return files;
 }
 
@@ -608,7 +609,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
       auto core = hpam::make_replicator(setup_.replicator_impl, f, setup_.replicator_mode, setup_.replicator_depth);
       if (!core) throw std::logic_error("hpam: no RTL replicator in this build");
       replicators_.push_back(std::make_unique<hpam::InterLevelReplicator>(
-          ("repl_" + topo_.router_name(r)).c_str(), std::move(core), geo_, at, setup_.net.router.vcs, depth, pool_,
+          replicator_name(at).c_str(), std::move(core), geo_, at, setup_.net.router.vcs, depth, pool_,
           ledger_));
       hpam::InterLevelReplicator& rep = *replicators_.back();
       flit_links_.push_back(std::make_unique<vc::FlitLink>(1, L));

@@ -67,8 +67,7 @@ std::optional<vc::PortRef> HpamTopology::neighbor(unsigned r, unsigned p) const 
   return std::nullopt;
 }
 
-std::string HpamTopology::router_name(unsigned r) const {
-  const Position p = geo_.position(r);
+std::string HpamTopology::name_of(const Position& p) {
   return "l" + std::to_string(p.level + 1) + "_r" + std::to_string(p.row) + "_" + std::to_string(p.col);
 }
 

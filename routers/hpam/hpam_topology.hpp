@@ -52,7 +52,9 @@ class HpamTopology : public vc::VcTopology {
   unsigned vcs() const override { return vcs_; }
   vc::PortRef node_port(NodeId n) const override { return {n, kLocal}; }
   std::optional<vc::PortRef> neighbor(unsigned r, unsigned p) const override;
-  std::string router_name(unsigned r) const override;
+  std::string router_name(unsigned r) const override { return name_of(geo_.position(r)); }
+  // l<L>_r<row>_<col>, L from 1: the name router_name() gives the router at p.
+  static std::string name_of(const Position& p);
   std::string port_name(unsigned r, unsigned p) const override;
   std::string describe() const override;
   vc::RouteChoice route(unsigned at, unsigned in_port, NodeId src, NodeId dst, Rng& rng) const override;
