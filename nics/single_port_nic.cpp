@@ -19,7 +19,7 @@ SinglePortNic::SinglePortNic(sc_core::sc_module_name name, Params params, UnitPa
       directory_(directory) {
   socket.register_b_transport(this, &SinglePortNic::b_transport);
   engine.add(*this);
-  fabric.attach(params.node, *this);
+  fabric.attach(params.ejection_port == kNoNode ? params.node : params.ejection_port, *this);
 }
 
 void SinglePortNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -116,7 +116,7 @@ Cycle SinglePortNic::tick(Cycle now) {
     const UnitPacket& p = pool_[id];
     Delivery d;
     d.src = p.src;
-    d.dst = p.dst;
+    d.dst = params_.node;  // where it arrived; the processor and the sender check it
     d.seq = p.seq;
     d.payload = reinterpret_cast<const std::uint8_t*>(p.value.data());
     d.payload_len = sizeof(p.value);
@@ -126,7 +126,7 @@ Cycle SinglePortNic::tick(Cycle now) {
     ++received_;
     ++ledger_.delivered;
     if (sink_ != nullptr) sink_->deliver(d);
-    directory_[p.src]->tail_delivered(now);
+    directory_[p.src]->tail_delivered(now, params_.node);
     pool_.release(id);
     engine_.note_progress();
   }
@@ -136,7 +136,10 @@ Cycle SinglePortNic::tick(Cycle now) {
   return next;
 }
 
-void SinglePortNic::tail_delivered(Cycle now) {
+void SinglePortNic::tail_delivered(Cycle now, NodeId at) {
+  if (at != send_.dst && misdelivery_.empty())
+    misdelivery_ = "packet " + std::to_string(send_.seq) + " of node " + std::to_string(params_.node) +
+                   " was meant for node " + std::to_string(send_.dst) + " and received by node " + std::to_string(at);
   send_.active = false;
   if (completion_ != nullptr) completion_->send_completed(now);
 }

@@ -113,6 +113,9 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
     Cycle startup = 2;       // t
     std::uint32_t units = 1; // m: units per packet
     Model model = Model::kDuplex;
+    // The port whose ejection link this NIC listens on: its own node's unless
+    // a wiring fault (network.swap_ejection) crossed two of them.
+    NodeId ejection_port = kNoNode;
   };
 
   tlm_utils::simple_target_socket<SinglePortNic> socket;
@@ -130,8 +133,12 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
   std::string block_name() const override { return name(); }
   void report_held(std::vector<HeldTraffic>& out) const override;
 
-  // The receiving NIC reports that the tail of this NIC's packet arrived.
-  void tail_delivered(Cycle now);
+  // The receiving NIC (node `at`) reports that the tail of this NIC's packet
+  // arrived; the sender compares `at` with the destination it was given.
+  void tail_delivered(Cycle now, NodeId at);
+  // The first of this NIC's packets received by another node than the one its
+  // processor sent it to, named, or "".
+  const std::string& misdelivery() const { return misdelivery_; }
   // A sending NIC takes the receive this NIC's processor posted for (src, seq), if there is one.
   bool take_posted(NodeId src, std::uint32_t seq);
 
@@ -172,6 +179,7 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
   std::vector<std::pair<NodeId, std::uint32_t>> posted_;  // receives posted by the processor
   Cycle tx_from_ = kNever, tx_to_ = 0, rx_from_ = kNever, rx_to_ = 0;
   std::uint64_t simplex_violations_ = 0, sent_ = 0, received_ = 0, busy_cycles_ = 0;
+  std::string misdelivery_;
 };
 
 }  // namespace icn

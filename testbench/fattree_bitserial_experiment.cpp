@@ -45,6 +45,7 @@ std::vector<ParamSpec> network_params() {
       {"network.stuck_bits", "[]", "list of CHANNEL.p<k>:0|1, CHANNEL as in network.failed_links, k < its capacity",
        "stuck-at faults (fault injection): every bit driven on path k of the channel (or of its acknowledge wire) "
        "arrives as the stuck value; misrouted, lost or corrupted messages end the run unverified"},
+      swap_ejection_param("processors"),
   };
 }
 
@@ -86,6 +87,7 @@ struct BitSerialSetup : ExperimentSetup {
     bool value;
   };
   std::vector<StuckBit> stuck_bits;
+  EjectionSwap swap;
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
@@ -169,6 +171,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
         cfg.fail("network.stuck_bits", "'" + text + "': path p" + std::to_string(*path) + " of " + b.channel + " is listed twice");
     setup->stuck_bits.push_back({address->name(), static_cast<unsigned>(*path), text.back() == '1'});
   }
+  setup->swap = parse_swap_ejection(cfg, std::uint64_t{1} << setup->height);
 
   cfg.declare(nic_params());
   setup->rtl_generator = cfg.choice("nic.generator", {"behavioral", "rtl"}) == "rtl";
@@ -483,6 +486,7 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
     o.arbitration = s.arbitration;
     o.buffer_fill = s.fill;
     o.seed = ctx.seed;
+    o.swap = s.swap;
 #ifdef ICNSIM_HAVE_RTL
     if (s.rtl_generator) {
       const unsigned height = s.height;

@@ -39,7 +39,7 @@ const IntParam kPipelineGap{"traffic.pipeline_gap", 3, 1, 64,
                             "total exchange, pipelined: steps from a phase's last dispatch to the next phase's first"};
 
 std::vector<ParamSpec> network_params() {
-  return {kLeaves.spec(), kCapacities.spec(), kLinkLatency.spec(), kFailedLinks.spec()};
+  return {kLeaves.spec(), kCapacities.spec(), kLinkLatency.spec(), kFailedLinks.spec(), swap_ejection_param("leaves")};
 }
 
 std::vector<ParamSpec> traffic_params() {
@@ -52,6 +52,7 @@ struct FatTreeSetup : ExperimentSetup {
   std::string capacity_label;
   unsigned link_latency = 1;
   std::vector<std::string> failed_links;
+  EjectionSwap swap;
   fattree::CollectiveOptions collective;
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
@@ -93,6 +94,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     }
     setup->failed_links.push_back(address->name());
   }
+  setup->swap = parse_swap_ejection(cfg, n);
 
   const std::string name = kCollective.read(cfg);
   auto& o = setup->collective;
@@ -131,7 +133,7 @@ class FatTreePacketExperiment : public CollectiveExperiment {
       : CollectiveExperiment(name, ctx.engine),
         setup_(setup),
         shape_(setup.height, setup.capacities),
-        network_("net", shape_, setup.link_latency, engine_, pool_, ledger_),
+        network_("net", shape_, setup.link_latency, engine_, pool_, ledger_, setup.swap),
         plan_(fattree::plan_collective(shape_, setup.collective)) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
     for (const auto& link : setup.failed_links) {

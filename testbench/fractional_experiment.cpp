@@ -12,10 +12,12 @@
 
 #include "models/ledger.hpp"
 #include "models/rng.hpp"
+#include "models/wiring_fault.hpp"
 #include "nics/single_port_nic.hpp"
 #include "routers/crossbar/crossbar.hpp"
 #include "routers/vc/vc_single_port_fabric.hpp"
 #include "testbench/fractional_pe.hpp"
+#include "testbench/reduction_oracle.hpp"
 #include "testbench/fractional_tree.hpp"
 #include "testbench/fractional_embedding.hpp"
 
@@ -43,12 +45,15 @@ ParamSpec failed_links_param(bool hier) {
 }
 
 std::vector<ParamSpec> network_params(bool hier) {
-  if (!hier) return {{"network.processors", "16", "2..65536", "P: processors, each with one port on the crossbar"}, failed_links_param(false)};
+  if (!hier)
+    return {{"network.processors", "16", "2..65536", "P: processors, each with one port on the crossbar"},
+            failed_links_param(false), swap_ejection_param("processors")};
   return {
       {"network.modules", "4", "1..4096", "a: module crossbars"},
       {"network.module_size", "8", "1..65536", "b: processors per module (P = a b <= 65536)"},
       {"network.inter_module_channels", "2", "1..b", "channels from each module to the global crossbar (each direction)"},
       failed_links_param(true),
+      swap_ejection_param("processors"),
   };
 }
 
@@ -116,6 +121,7 @@ struct FracSetup : ExperimentSetup {
   std::string tuning;
   Choice exhaustive, fast, paper;
   std::vector<xbar::CrossbarLinkAddress> failed_links;
+  EjectionSwap swap;  // crossbars' wiring fault (a VC network's is in vc_spec.params)
 
   bool couples() const { return simplex && !direct; }
   std::uint32_t logical_processors() const { return couples() ? processors / 2 : processors; }
@@ -185,6 +191,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier, const VcFabri
       cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) + "' is not a link of this network (" + failed_form + ")");
     s.failed_links.push_back(*address);
   }
+  if (!s.vc) s.swap = parse_swap_ejection(cfg, s.processors);
 
   // Keys that apply only to some configurations are declared when they apply
   // (giving one that does not apply is an error that says why).
@@ -344,9 +351,10 @@ struct ProcessorSet {
   std::vector<std::unique_ptr<FractionalPe>> pes;  // by rank
 
   // `prefix` names the blocks ("" for the run, "crossbar_" for the reference);
-  // deliveries go through `tap` when given.
+  // deliveries go through `tap` when given; `swap` crosses two ejection links.
   void build(const std::string& prefix, const FracSetup& setup, const Layout& layout, const RunShape& shape,
-             const DirectSimplexSchedule* direct, SinglePortFabric& fabric, CycleEngine& engine, DeliveryTap* tap) {
+             const DirectSimplexSchedule* direct, SinglePortFabric& fabric, CycleEngine& engine, DeliveryTap* tap,
+             const EjectionSwap& swap = {}) {
     directory.resize(setup.processors);
     SinglePortNic::Params np;
     np.startup = setup.t;
@@ -354,6 +362,7 @@ struct ProcessorSet {
     np.model = setup.simplex ? SinglePortNic::Model::kSimplex : SinglePortNic::Model::kDuplex;
     for (NodeId x = 0; x < setup.processors; ++x) {
       np.node = x;
+      np.ejection_port = swap.wired_to(x);
       nics.push_back(std::make_unique<SinglePortNic>((prefix + "nic" + std::to_string(x)).c_str(), np, pool, ledger,
                                                      engine, fabric, directory));
       directory[x] = nics.back().get();
@@ -387,8 +396,18 @@ struct ProcessorSet {
     return c;
   }
 
-  // "" or the first thing that went wrong: the books, a PE, the simplex model.
+  // The first packet received by another node than its sender meant, or "".
+  std::string misdelivery() const {
+    for (const auto& nic : nics)
+      if (!nic->misdelivery().empty()) return nic->misdelivery();
+    return "";
+  }
+
+  // "" or the first thing that went wrong: where a packet arrived, the books,
+  // a PE, the simplex model.
   std::string problem() const {
+    const std::string wrong = misdelivery();
+    if (!wrong.empty()) return wrong;
     const std::string books = ledger.check(pool.live());
     if (!books.empty()) return books;
     for (const auto& pe : pes) {
@@ -467,7 +486,7 @@ class FracExperiment : public Experiment {
       reference_.build("crossbar_", setup_, layout_, shape_, direct_.get(), *reference_network_, engine_, nullptr);
     } else {
       network_ = std::make_unique<xbar::CrossbarNetwork>(setup_.shape, run_.pool, engine_);
-      run_.build("", setup_, layout_, shape_, direct_.get(), *network_, engine_, &tap_);
+      run_.build("", setup_, layout_, shape_, direct_.get(), *network_, engine_, &tap_, setup_.swap);
     }
     for (const auto& link : setup_.failed_links) network_->fail(link);
   }
@@ -497,15 +516,17 @@ class FracExperiment : public Experiment {
     return l;
   }
 
-  // The root's reduction results against the operator applied in rank order.
+  // The root's reduction results against the verdict's own implementation of
+  // the operator (reduction_oracle.hpp, not the processors' combine()) over
+  // every processor's value, in rank order.
   std::string reduction_problem(const ProcessorSet& set) const {
     const auto& results = set.pes.front()->results();
     if (results.size() != setup_.s) return "the root has no result";
+    std::vector<Value> values(setup_.processors);
     for (std::uint32_t j = 0; j < setup_.s; ++j) {
-      Value expect = own_value(shape_.key, shape_.op, shape_.pu(0), j);
-      for (std::uint32_t x = 1; x < setup_.processors; ++x)
-        expect = combine(shape_.op, expect, own_value(shape_.key, shape_.op, shape_.pu(x), j));
-      if (expect != results[j]) return "the root's result of packet " + std::to_string(j) + " is wrong";
+      for (std::uint32_t x = 0; x < setup_.processors; ++x) values[x] = own_value(shape_.key, shape_.op, shape_.pu(x), j);
+      if (reference_reduction(shape_.op, values) != results[j])
+        return "the root's result of packet " + std::to_string(j) + " is wrong";
     }
     return "";
   }
@@ -527,6 +548,10 @@ class FracExperiment : public Experiment {
 
   std::string problem() const override {
     const RunOutcome& outcome = engine_.outcome();
+    // A misdelivery usually stalls the processors that waited for the packet:
+    // name the cause, not the stall.
+    if (vc_fabric_ && !vc_fabric_->misdelivery().empty()) return vc_fabric_->misdelivery();
+    if (!run_.misdelivery().empty()) return run_.misdelivery();
     if (outcome.status != RunOutcome::Status::kCompleted) return outcome.diagnostic;
     if (vc_fabric_) {
       const std::string why = vc_fabric_->problem();
@@ -595,6 +620,18 @@ class FracExperiment : public Experiment {
     if (!why.empty()) r["problem"] = why;
     r["latency"] = {{"network", latency_.network.to_json()}, {"hops", latency_.hops.to_json()}};
     if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
+    if (setup_.reduction) {
+      // What the root computed for the first and last packet, and the key every
+      // processor's own value is drawn from (own_value(key, op, pu, j)), so a
+      // reader can recompute the expected results independently.
+      const auto& results = run_.pes.front()->results();
+      nlohmann::ordered_json red{{"value_key", shape_.key}};
+      if (!results.empty()) {
+        red["first_packet"] = results.front();
+        red["last_packet"] = results.back();
+      }
+      r["reduction"] = red;
+    }
     out["result"] = r;
 
     if (setup_.vc) {

@@ -8,6 +8,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/params.hpp"
+#include "models/wiring_fault.hpp"
 #include "routers/hpam/hpam_geometry.hpp"
 #include "routers/hpam/hpam_nic.hpp"
 #include "routers/hpam/hpam_topology.hpp"
@@ -119,7 +120,7 @@ std::vector<ParamSpec> network_params() {
   return {kLevels.spec(), kReplication.spec(), kReplicatorModel.spec(), kReplicatorMode.spec(),
           kReplicatorDepth.spec(), kFlitBytes.spec(), kLinkLatency.spec(), kLambdaUs.spec(), kVcs.spec(),
           kBufferDepth.spec(), kQ.spec(), kSendUs.spec(), kCopyUs.spec(), kSendProtocol.spec(),
-          kFailedLinks.spec()};
+          kFailedLinks.spec(), swap_ejection_param("processors (node numbers)")};
 }
 std::vector<ParamSpec> traffic_params() {
   return {kCollective.spec(), kAlgorithm.spec(), kSubmesh.spec(), kBytes.spec(),
@@ -235,6 +236,8 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
       }
     }
   }
+  cfg.declare({swap_ejection_param("processors (node numbers)")});  // HPAM's keys are declared as they are read
+  s->net.swap_ejection = parse_swap_ejection(cfg, hpam::HpamGeometry(s->levels).nodes());
 
   // Traffic.
   auto& sp = s->spec;
@@ -425,15 +428,29 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   void deliver(const Delivery& d) override {
     Trial& t = trials_[current_];
     const hpam::MessageWord w = hpam::MessageWord::load(d.payload);
+    // d.dst is the receiving NIC's own node; the plan, made before the run,
+    // says what each processor is to receive.
+    auto planned = [&](NodeId n) {
+      auto& expect = plan_.receives[n];
+      return std::find_if(expect.begin(), expect.end(), [&](const hpam::PlannedMessage& m) {
+        return m.src == d.src && m.tag == w.tag && m.bytes == w.bytes;
+      });
+    };
     auto& expect = plan_.receives[d.dst];
-    auto it = std::find_if(expect.begin(), expect.end(), [&](const hpam::PlannedMessage& m) {
-      return m.src == d.src && m.tag == w.tag && m.bytes == w.bytes;
-    });
+    auto it = planned(d.dst);
     if (it == expect.end()) {
-      if (t.problem.empty())
-        t.problem = "processor " + hpam::HpamGeometry::name(geo_.position(d.dst)) +
-                    " received an unexpected or corrupted message from " +
-                    hpam::HpamGeometry::name(geo_.position(d.src));
+      if (t.problem.empty()) {
+        const std::string at = hpam::HpamGeometry::name(geo_.position(d.dst));
+        const std::string from = hpam::HpamGeometry::name(geo_.position(d.src));
+        NodeId meant = kNoNode;  // the processor whose plan still waits for it
+        for (NodeId n = 0; n < geo_.nodes() && meant == kNoNode; ++n)
+          if (planned(n) != plan_.receives[n].end()) meant = n;
+        t.problem = meant != kNoNode ? "message " + std::to_string(w.tag) + " from " + from + " (" +
+                                           std::to_string(w.bytes) + " bytes) was meant for processor " +
+                                           hpam::HpamGeometry::name(geo_.position(meant)) +
+                                           " and received by processor " + at
+                                     : "processor " + at + " received an unexpected or corrupted message from " + from;
+      }
       return;
     }
     expect.erase(it);

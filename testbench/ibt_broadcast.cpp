@@ -147,6 +147,11 @@ void GroupReceipts::note(const std::string& what, const Delivery& d) {
   if (first_problem_.empty()) {
     first_problem_ = "node " + topo_.coords_text(d.dst) + ": " + what + " packet " + std::to_string(d.seq) +
                      " from " + std::to_string(d.src) + " at cycle " + std::to_string(d.arrived);
+    // d.dst is the node whose ejection port delivered it (the hardware's
+    // answer); the plan says who the broadcast is for.
+    if (what == "unexpected" && d.src == plan_.source && d.broadcast)
+      first_problem_ += ": the broadcast is meant for the other nodes of its group, not for node " +
+                        topo_.coords_text(d.dst);
   }
 }
 

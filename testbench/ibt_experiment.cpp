@@ -39,6 +39,7 @@ std::vector<ParamSpec> network_params(bool ibt) {
                "- ports highest; pattern = the source's rRLl pattern at every node; arrival = first come first sent"});
   p.push_back({"network.failed_links", "[]", "list of <node id>.<port>, e.g. 5.x+ or 12.b-",
                "links that never transmit (fault injection; the watchdog reports the stall)"});
+  p.push_back(swap_ejection_param("node ids"));
   return p;
 }
 
@@ -73,6 +74,7 @@ struct IbtSetup : ExperimentSetup {
   std::vector<unsigned> bypass;
   ibt::ForwardOrder order = ibt::ForwardOrder::kDirectional;
   std::vector<NodePortAddress> failed_links;
+  EjectionSwap swap;
   IbtCollective collective = IbtCollective::kLine;
   IbtBroadcastPlan base;                            // source, k, scheme, dims
   std::vector<std::vector<unsigned>> pattern_options;  // per trial: per colour
@@ -131,6 +133,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool ibt) {
     }
     setup->failed_links.push_back(*address);
   }
+  setup->swap = parse_swap_ejection(cfg, topo.nodes());
 
   const auto traffic = traffic_params();
   cfg.declare({spec(traffic, "traffic.collective")});
@@ -237,7 +240,7 @@ class BroadcastTrial : public sc_core::sc_module {
         plan_(std::move(plan)),
         receipts_(topo, plan_, content_key),
         tap_(latency_),
-        network_("net", topo, plan_.packets, setup.order, engine, pool, ledger_, &tap_),
+        network_("net", topo, plan_.packets, setup.order, engine, pool, ledger_, &tap_, setup.swap),
         nic_("nic", BroadcastNic::Params{plan_.source, plan_.group_size(topo) - 1, plan_.packets}, pool, ledger_,
              engine, network_.router(plan_.source)),
         source_plan_(SimpleReceiptPlan::Kind::kFromOne, topo.nodes(), plan_.source, true),

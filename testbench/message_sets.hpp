@@ -41,6 +41,7 @@ std::vector<SourceDestination> pairs_of(const std::vector<Message>& messages);
 class MessageSetReceiptPlan : public ReceiptPlan {
  public:
   MessageSetReceiptPlan(NodeId n, const std::vector<Message>& messages);
+  NodeId nodes() const override { return static_cast<NodeId>(first_.size() - 1); }
   std::size_t slots(NodeId pe) const override { return first_[pe + 1] - first_[pe]; }
   std::size_t slot(NodeId pe, NodeId src, std::uint32_t seq, bool broadcast) const override;
 

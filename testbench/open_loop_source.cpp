@@ -7,7 +7,7 @@ namespace icn {
 
 OpenLoopSource::OpenLoopSource(sc_core::sc_module_name name, NodeId node, const DestinationPattern& pattern,
                                const PacketSizes& sizes, InjectionProcess process, std::uint64_t seed,
-                               std::vector<TraceEntry> trace, std::function<void(NodeId, unsigned, Cycle)> created)
+                               std::vector<TraceEntry> trace, std::function<void(const IntendedPacket&)> created)
     : sc_module(name), Clocked(Phase::kProcessor), socket("socket"), node_(node), pattern_(pattern),
       sizes_(sizes), process_(process), rng_(seed, 0x5eed0000ull + node), trace_(std::move(trace)),
       created_(std::move(created)) {
@@ -36,12 +36,13 @@ Cycle OpenLoopSource::next_bernoulli(Cycle after) {
 }
 
 void OpenLoopSource::send(NodeId dst, unsigned flits, Cycle now) {
-  prepare_message_write(trans_, ext_, dst, &byte_, 1, seq_++, false, flits);
+  const std::uint32_t seq = seq_++;
+  prepare_message_write(trans_, ext_, dst, &byte_, 1, seq, false, flits);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   socket->b_transport(trans_, delay);
   if (trans_.is_response_error())
     throw std::logic_error(std::string(name()) + ": NIC refused a packet: " + trans_.get_response_string());
-  created_(node_, flits, now);
+  created_(IntendedPacket{node_, dst, seq, flits, now});
 }
 
 Cycle OpenLoopSource::tick(Cycle now) {

@@ -25,14 +25,26 @@ struct InjectionProcess {
   double alpha = 0, beta = 0;  // on/off: P(off -> on), P(on -> off) per cycle
 };
 
+// What a source meant to send, told to the testbench when the packet is made
+// and kept there, apart from the packet in flight: the verdict compares the
+// node that received a packet with this record, not with the packet's own
+// destination field, which the network may have carried wrongly.
+struct IntendedPacket {
+  NodeId src = 0;
+  NodeId dst = 0;
+  std::uint32_t seq = 0;  // the source's own count of packets made
+  unsigned flits = 0;
+  Cycle created = 0;
+};
+
 class OpenLoopSource : public sc_core::sc_module, public Clocked {
  public:
   tlm_utils::simple_initiator_socket<OpenLoopSource> socket;
 
-  // `created(node, flits, cycle)` is told of every packet made.
+  // `created` is told of every packet made.
   OpenLoopSource(sc_core::sc_module_name name, NodeId node, const DestinationPattern& pattern,
                  const PacketSizes& sizes, InjectionProcess process, std::uint64_t seed,
-                 std::vector<TraceEntry> trace, std::function<void(NodeId, unsigned, Cycle)> created);
+                 std::vector<TraceEntry> trace, std::function<void(const IntendedPacket&)> created);
 
   ~OpenLoopSource() override { trans_.clear_extension(&ext_); }  // ext_ is ours, not the payload's
 
@@ -53,7 +65,7 @@ class OpenLoopSource : public sc_core::sc_module, public Clocked {
   Rng rng_;
   std::vector<TraceEntry> trace_;
   std::size_t trace_next_ = 0;
-  std::function<void(NodeId, unsigned, Cycle)> created_;
+  std::function<void(const IntendedPacket&)> created_;
   bool injecting_ = true;
   Cycle next_ = kNever;
   bool on_ = false;

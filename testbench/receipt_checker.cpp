@@ -28,6 +28,15 @@ void ReceiptChecker::check(const Delivery& d) {
     if (check_.first_problem.empty()) {
       check_.first_problem = owner_ + ": " + what + " message from " + std::to_string(d.src) + " seq " +
                              std::to_string(d.seq) + " at cycle " + std::to_string(d.arrived);
+      // A misdelivered message: its content, a keyed hash the source made of
+      // (source, destination, sequence), names the node it was meant for.
+      if (d.payload_len == 8 && !d.broadcast)
+        for (NodeId n = 0; n < plan_.nodes(); ++n)
+          if (n != node_ && load_le64(d.payload) == message_content(key_, d.src, n, d.seq)) {
+            check_.first_problem += ": meant for node " + std::to_string(n) + " and received by node " +
+                                    std::to_string(node_);
+            break;
+          }
     }
   };
   if (slot == ReceiptPlan::kUnexpected) return note(check_.unexpected, "unexpected");

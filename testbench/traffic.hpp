@@ -46,6 +46,7 @@ class ReceiptPlan {
  public:
   static constexpr std::size_t kUnexpected = static_cast<std::size_t>(-1);
   virtual ~ReceiptPlan() = default;
+  virtual NodeId nodes() const = 0;
   // Number of distinct receipts node `pe` must see.
   virtual std::size_t slots(NodeId pe) const = 0;
   // Index in [0, slots(pe)) of this receipt, or kUnexpected.
@@ -61,6 +62,7 @@ class SimpleReceiptPlan : public ReceiptPlan {
   SimpleReceiptPlan(Kind kind, NodeId n, NodeId root, bool broadcast)
       : kind_(kind), n_(n), root_(root), broadcast_(broadcast) {}
 
+  NodeId nodes() const override { return n_; }
   std::size_t slots(NodeId pe) const override {
     switch (kind_) {
       case Kind::kFromOne: return pe == root_ ? 0 : 1;

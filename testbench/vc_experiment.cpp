@@ -5,11 +5,13 @@
 #include <iomanip>
 #include <memory>
 #include <sstream>
+#include <unordered_map>
 
 #include "models/ledger.hpp"
 #include "models/open_loop.hpp"
 #include "models/packet.hpp"
 #include "models/stats.hpp"
+#include "models/wiring_fault.hpp"
 #include "models/fat_tree.hpp"
 #include "routers/vc/fattree_topology.hpp"
 #include "routers/vc/vc_link_address.hpp"
@@ -41,6 +43,7 @@ std::vector<ParamSpec> network_params() {
       {"network.failed_links", "[]",
        "list of links like nic3.up, r3_3.x+ (router r3_3's output toward x+), r2_1.down0, r1_0.up (fat tree)",
        "links that never carry a flit (fault injection: the run ends unverified, naming where traffic waits)"},
+      swap_ejection_param(),
       {"router.vcs", "2", "1..16 (ports x vcs <= 4096)", "virtual channels per input port"},
       {"router.buffer_depth", "4", "1..1024", "flits of buffer per VC"},
       {"router.routing", "dor", "dor|adaptive",
@@ -271,6 +274,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     s->dateline = false;
   }
   read_failed_links(cfg, *s);
+  s->net.swap_ejection = parse_swap_ejection(cfg, static_cast<std::uint64_t>(routers));
   r.routing_delay = static_cast<unsigned>(cfg.integer("router.routing_delay", 1, 16));
   r.vc_alloc_delay = static_cast<unsigned>(cfg.integer("router.vc_alloc_delay", 1, 16));
   r.sw_alloc_delay = static_cast<unsigned>(cfg.integer("router.sw_alloc_delay", 1, 16));
@@ -410,7 +414,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     for (NodeId node = 0; node < topo_->nodes(); ++node) {
       sources_.push_back(std::make_unique<OpenLoopSource>(
           ("pe" + std::to_string(node)).c_str(), node, setup_.pattern, setup_.sizes, setup_.process, ctx.seed,
-          std::move(per_node[node]), [this](NodeId, unsigned flits, Cycle c) { created(flits, c); }));
+          std::move(per_node[node]), [this](const IntendedPacket& p) { created(p); }));
       OpenLoopSource& src = *sources_.back();
       src.socket.bind(network_.nic(node).socket);
       network_.nic(node).set_sink(*this);
@@ -488,7 +492,10 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   std::string block_name() const override { return std::string(name()) + ".measurement"; }
 
   // --- packets created and delivered ---
-  void created(unsigned flits, Cycle c) {
+  void created(const IntendedPacket& p) {
+    const unsigned flits = p.flits;
+    const Cycle c = p.created;
+    intended_.emplace(flow_key(p.src, p.seq), p.dst);
     ++created_packets_;
     if (c >= measure_start_ && c < measure_end_) {
       ++outstanding_;
@@ -499,8 +506,28 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
 
   void arrived_stages(const Packet&, const vc::PacketStages& st, Cycle) override { last_stages_ = st; }
 
-  void arrived(const Packet& p, unsigned flits, Cycle tail) override {
+  static std::uint64_t flow_key(NodeId src, std::uint32_t seq) { return std::uint64_t{src} << 32 | seq; }
+
+  // The receiving NIC's node against the destination the source meant (kept
+  // here since the packet was made): a packet that reaches the wrong node, or
+  // that no source made, makes the run unverified, named.
+  void check_receiver(const Packet& p, NodeId at) {
+    const auto it = intended_.find(flow_key(p.src, p.seq));
+    if (it == intended_.end()) {
+      if (wrong_.empty())
+        wrong_ = "node " + std::to_string(at) + " received packet " + std::to_string(p.seq) + " of node " +
+                 std::to_string(p.src) + ", which that node never sent (or which was already delivered)";
+      return;
+    }
+    if (it->second != at && wrong_.empty())
+      wrong_ = "packet " + std::to_string(p.seq) + " of node " + std::to_string(p.src) + " was meant for node " +
+               std::to_string(it->second) + " and received by node " + std::to_string(at);
+    intended_.erase(it);
+  }
+
+  void arrived(const Packet& p, unsigned flits, Cycle tail, NodeId at) override {
     const Cycle now = tail;
+    check_receiver(p, at);
     if (flits != p.route && wrong_.empty())
       wrong_ = "packet " + std::to_string(p.src) + " -> " + std::to_string(p.dst) + " arrived with " +
                std::to_string(flits) + " of its " + std::to_string(p.route) + " flits";
@@ -510,7 +537,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
     delivered_flits_ += flits;
     if (now >= measure_start_ && now < measure_end_) {
       accepted_flits_ += flits;
-      node_accepted_[p.dst] += flits;
+      node_accepted_[at] += flits;
     }
     if (p.created >= measure_start_ && p.created < measure_end_) {
       if (p.hops >= by_hops_.size()) by_hops_.resize(p.hops + 1);
@@ -726,6 +753,9 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   double occupancy_sum_ = 0;
   std::uint64_t occupancy_samples_ = 0;
   std::string wrong_;
+  // Packets made and not yet received: (source, its sequence number) -> the
+  // destination it meant. Bounded by the packets in flight.
+  std::unordered_map<std::uint64_t, NodeId> intended_;
 };
 
 // The resource guard's estimate. Calibrated with the results' peak RSS

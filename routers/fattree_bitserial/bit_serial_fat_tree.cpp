@@ -84,15 +84,17 @@ BitSerialFatTree::BitSerialFatTree(sc_core::sc_module_name name, const FatTreeSh
       b.down = &make_channel(b.parent + ".down" + std::to_string(b.side), width);
       b.down_ack = &make_channel(b.parent + ".down" + std::to_string(b.side) + ".ack", width);
       switches_[level][k / 2]->connect(kBranch0 + b.side, *b.up, *b.up_ack, *b.down, *b.down_ack);
-      if (level == 1) {
-        const NodeId node = k;
-        auto make = options.make_generator;
-        nics_[k]->attach(*b.up, *b.up_ack, *b.down, *b.down_ack, [make, node] { return make(node); });
-      } else {
-        switches_[level - 1][k]->connect(kTrunk, *b.down, *b.down_ack, *b.up, *b.up_ack);
-      }
+      if (level > 1) switches_[level - 1][k]->connect(kTrunk, *b.down, *b.down_ack, *b.up, *b.up_ack);
       branches_.push_back(b);
     }
+  }
+  // Each NIC's paths: branches_[k] is leaf k's (level 1 comes first). A wiring
+  // fault crosses two leaves' down paths, with their acknowledgement paths.
+  for (NodeId k = 0; k < n; ++k) {
+    const Branch& own = branches_[k];
+    const Branch& down = branches_[options.swap.wired_to(k)];
+    auto make = options.make_generator;
+    nics_[k]->attach(*own.up, *own.up_ack, *down.down, *down.down_ack, [make, k] { return make(k); });
   }
 }
 

@@ -29,6 +29,7 @@
 #include "models/fat_tree.hpp"
 #include "models/ledger.hpp"
 #include "models/trace.hpp"
+#include "models/wiring_fault.hpp"
 #include "nics/bit_serial_nic.hpp"
 #include "nics/route_stream_generator.hpp"
 #include "routers/fattree_bitserial/bit_serial_switch.hpp"
@@ -41,6 +42,7 @@ struct BitSerialOptions {
   std::uint64_t seed = 1;
   // Makes each NIC's stream generators; default: the behavioural generator.
   std::function<std::unique_ptr<RouteStreamGenerator>(NodeId node)> make_generator;
+  EjectionSwap swap;  // a wiring fault: two leaves' down paths crossed (network.swap_ejection)
 };
 
 // Statistics of level l (1..H): the branch between levels l-1 and l and the level-l switches.

@@ -12,7 +12,7 @@ std::string router_name(unsigned level, unsigned index) {
 
 FatTreeNetwork::FatTreeNetwork(sc_core::sc_module_name name, const FatTreeShape& shape,
                                unsigned link_latency, CycleEngine& engine, PacketPool& pool,
-                               TrafficLedger& ledger)
+                               TrafficLedger& ledger, const EjectionSwap& swap)
     : sc_module(name), shape_(shape) {
   const unsigned h = shape_.height();
   const NodeId n = shape_.leaves();
@@ -47,10 +47,11 @@ FatTreeNetwork::FatTreeNetwork(sc_core::sc_module_name name, const FatTreeShape&
       down_[level].push_back(&down);
       FatTreeRouter& p = *routers_[level][k / 2];
       p.connect(kDown0 + k % 2, up, down);
-      if (level == 1) nics_[k]->attach(up, down);
-      else routers_[level - 1][k]->connect(kUp, down, up);
+      if (level > 1) routers_[level - 1][k]->connect(kUp, down, up);
     }
   }
+  // Each NIC's up and down links; a wiring fault crosses two leaves' down links.
+  for (NodeId k = 0; k < n; ++k) nics_[k]->attach(*up_[0][k], *down_[1][swap.wired_to(k)]);
 }
 
 Channel& FatTreeNetwork::make_channel(const std::string& name, unsigned width, unsigned latency) {

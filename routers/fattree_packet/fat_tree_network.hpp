@@ -16,6 +16,7 @@
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
 #include "models/trace.hpp"
+#include "models/wiring_fault.hpp"
 #include "nics/packet_nic.hpp"
 #include "routers/fattree_packet/fat_tree_router.hpp"
 
@@ -38,7 +39,7 @@ struct LevelStats {
 class FatTreeNetwork : public sc_core::sc_module {
  public:
   FatTreeNetwork(sc_core::sc_module_name name, const FatTreeShape& shape, unsigned link_latency,
-                 CycleEngine& engine, PacketPool& pool, TrafficLedger& ledger);
+                 CycleEngine& engine, PacketPool& pool, TrafficLedger& ledger, const EjectionSwap& swap = {});
 
   const FatTreeShape& shape() const { return shape_; }
   PacketNic& nic(NodeId leaf) { return *nics_[leaf]; }

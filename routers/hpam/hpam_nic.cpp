@@ -139,7 +139,7 @@ void HpamNic::send_ack(NodeId to, std::uint32_t seq) {
   ++acks_sent_;
 }
 
-void HpamNic::arrived(const Packet& packet, unsigned, Cycle tail_cycle) {
+void HpamNic::arrived(const Packet& packet, unsigned, Cycle tail_cycle, NodeId) {
   if (packet.payload_len == 8) {  // an acknowledgement of one of this NIC's messages
     if (acks_awaited_ == 0)
       throw std::logic_error(std::string(name()) + ": an acknowledgement from " + std::to_string(packet.src) +

@@ -82,7 +82,7 @@ class HpamNic : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
   void report_held(std::vector<HeldTraffic>& out) const override;
-  void arrived(const Packet& packet, unsigned flits, Cycle tail_cycle) override;
+  void arrived(const Packet& packet, unsigned flits, Cycle tail_cycle, NodeId at) override;
 
   NodeId node() const { return node_; }
   // Messages accepted from the processor and not yet fully handed to the network.

@@ -16,9 +16,10 @@ std::string router_name(const IbtTopology& topo, NodeId x) {
 
 IbtNetwork::IbtNetwork(sc_core::sc_module_name name, const IbtTopology& topology, unsigned packets,
                        ForwardOrder order, CycleEngine& engine, PacketPool& pool, TrafficLedger& ledger,
-                       DeliverySink* sink)
+                       DeliverySink* sink, const EjectionSwap& swap)
     : sc_module(name), topology_(topology), ports_(topology.ports()),
       shared_(topology, packets, order, pool, ledger, sink) {
+  shared_.swap = swap;
   const NodeId nodes = topology_.nodes();
   routers_.reserve(nodes);
   for (NodeId x = 0; x < nodes; ++x) {

@@ -29,7 +29,8 @@ struct PortStats {
 class IbtNetwork : public sc_core::sc_module {
  public:
   IbtNetwork(sc_core::sc_module_name name, const IbtTopology& topology, unsigned packets, ForwardOrder order,
-             CycleEngine& engine, PacketPool& pool, TrafficLedger& ledger, DeliverySink* sink);
+             CycleEngine& engine, PacketPool& pool, TrafficLedger& ledger, DeliverySink* sink,
+             const EjectionSwap& swap = {});
 
   const IbtTopology& topology() const { return topology_; }
   IbtRouter& router(NodeId node) { return *routers_[node]; }

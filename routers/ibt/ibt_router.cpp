@@ -81,7 +81,9 @@ void IbtRouter::accept(PacketId id, Cycle now, bool injected) {
     return;
   }
   store_.record(p.seq, now);
-  if (!injected) ejection_.deliver(shared_.sink, shared_.ledger, node_, p, now);
+  // The ejection port hands the packet to the processor it is wired to: this
+  // node's, unless a wiring fault crossed it with another node's.
+  if (!injected) ejection_.deliver(shared_.sink, shared_.ledger, shared_.swap.wired_to(node_), p, now);
   for (unsigned q = 0; q < ports_count_; ++q) {
     if (mask & (1u << q)) ports_[q].out.make_eligible(p.seq);
   }

@@ -42,6 +42,7 @@
 #include "models/ibt_topology.hpp"
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
+#include "models/wiring_fault.hpp"
 #include "nics/broadcast_nic.hpp"
 #include "nics/icn_extension.hpp"
 #include "routers/ibt/broadcast_route.hpp"
@@ -85,6 +86,7 @@ struct RouterShared {
   PacketPool& pool;
   TrafficLedger& ledger;  // deliveries are counted where they leave the network
   DeliverySink* sink;     // the processors' delivery callback (may be null)
+  EjectionSwap swap;      // a wiring fault: two nodes' ejection ports crossed (network.swap_ejection)
   LinkActivity activity;
   std::uint64_t duplicates = 0;  // copies that reached a router already holding the packet
   unsigned words;                // W = ceil(k/64)

@@ -60,6 +60,10 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
   }
   for (unsigned n = 0; n < N; ++n) {
     const PortRef at = topo.node_port(n);
+    // Normally the NIC's ejection link is its own port's output; the wiring
+    // fault crosses two nodes' ejection links (flits and their credits).
+    const NodeId e = params.swap_ejection.wired_to(n);
+    const PortRef out = topo.node_port(e);
     VcNic::Params np;
     np.node = n;
     np.nodes = N;
@@ -68,7 +72,7 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
     np.max_packet_flits = params.max_packet_flits;
     nics_.push_back(std::make_unique<VcNic>(("nic" + std::to_string(n)).c_str(), np, pool, ledger));
     nics_.back()->attach(&inject_[n], &credit_out_[offset_[at.router] + at.port],
-                         &flit_out_[offset_[at.router] + at.port], &eject_credit_[n]);
+                         &flit_out_[offset_[out.router] + out.port], &eject_credit_[e]);
     nics_.back()->set_stage_log(&stages_);
     engine.add(*nics_.back());
   }

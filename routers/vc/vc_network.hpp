@@ -15,6 +15,7 @@
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
 #include "models/trace.hpp"
+#include "models/wiring_fault.hpp"
 #include "routers/vc/vc_nic.hpp"
 #include "routers/vc/vc_router.hpp"
 #include "routers/vc/vc_topology.hpp"
@@ -26,6 +27,7 @@ struct NetworkParams {
   unsigned link_latency = 1;
   unsigned credit_delay = 0;
   unsigned max_packet_flits = 1u << 16;
+  EjectionSwap swap_ejection;  // a wiring fault (network.swap_ejection), none by default
 };
 
 class VcNetwork : public sc_core::sc_module {

@@ -70,7 +70,7 @@ Cycle VcNic::tick(Cycle now) {
     eject_count_[f.vc] = 0;
     ++ledger_.delivered;
     if (sink_ && stages_) sink_->arrived_stages(p, (*stages_)[f.packet], now);
-    if (sink_) sink_->arrived(p, flits, now);
+    if (sink_) sink_->arrived(p, flits, now, params_.node);
     pool_.release(f.packet);
     engine()->note_progress();
   });

@@ -28,11 +28,13 @@
 
 namespace icn::vc {
 
-// Receives every packet whose tail reached its destination NIC.
+// Receives every packet whose tail reached a NIC. `at` is the node of the NIC
+// that ejected it, the hardware's own answer to "where did it arrive": a sink
+// checks it against the destination it meant, never against packet.dst.
 class ArrivalSink {
  public:
   virtual ~ArrivalSink() = default;
-  virtual void arrived(const Packet& packet, unsigned flits, Cycle tail_cycle) = 0;
+  virtual void arrived(const Packet& packet, unsigned flits, Cycle tail_cycle, NodeId at) = 0;
   // Called just before arrived() when the network keeps a StageLog.
   virtual void arrived_stages(const Packet&, const PacketStages&, Cycle /*tail_cycle*/) {}
 };

@@ -79,11 +79,14 @@ Cycle VcSinglePortFabric::tick(Cycle now) {
 
 void VcSinglePortFabric::arrived_stages(const Packet&, const PacketStages& st, Cycle) { head_ejected_ = st.head_ejected; }
 
-void VcSinglePortFabric::arrived(const Packet& p, unsigned flits, Cycle tail) {
+void VcSinglePortFabric::arrived(const Packet& p, unsigned flits, Cycle tail, NodeId at) {
   PacketId id = 0;
   std::memcpy(&id, p.payload.data(), sizeof(id));
-  UnitPacket& u = units_[id];
-  if ((flits != u.units || p.src != u.src || p.dst != u.dst) && error_.empty())
+  UnitPacket& u = units_[id];  // what the sender handed over, kept apart from the packet in flight
+  if (at != u.dst && misdelivery_.empty())
+    misdelivery_ = "packet " + std::to_string(u.seq) + " of node " + std::to_string(u.src) + " was meant for node " +
+                   std::to_string(u.dst) + " and received by node " + std::to_string(at);
+  if ((flits != u.units || p.src != u.src) && error_.empty())
     error_ = "packet " + std::to_string(u.seq) + " " + std::to_string(u.src) + " -> " + std::to_string(u.dst) +
              " arrived with " + std::to_string(flits) + " of its " + std::to_string(u.units) + " flits";
   // Beyond the zero-load latency of its own path (p.hops routers): waiting.
@@ -94,10 +97,11 @@ void VcSinglePortFabric::arrived(const Packet& p, unsigned flits, Cycle tail) {
   u.reassembled = true;
   u.head_arrived = head_ejected_ + 1;
   u.hops = p.hops;
-  ports_[u.dst]->ejection().send(tail, id);  // the hand-over link
+  ports_[at]->ejection().send(tail, id);  // the hand-over link of the NIC that received it
 }
 
 std::string VcSinglePortFabric::problem() const {
+  if (!misdelivery_.empty()) return misdelivery_;
   if (!error_.empty()) return error_;
   if (ledger_.delivered + pool_.live() != ledger_.injected)
     return "VC network: " + std::to_string(ledger_.injected) + " packets injected, " +

@@ -72,7 +72,7 @@ class VcSinglePortFabric : public sc_core::sc_module, public SinglePortFabric, p
   std::string block_name() const override { return name(); }
 
   void arrived_stages(const Packet& p, const PacketStages& st, Cycle tail) override;
-  void arrived(const Packet& p, unsigned flits, Cycle tail) override;
+  void arrived(const Packet& p, unsigned flits, Cycle tail, NodeId at) override;
 
   const std::vector<LinkLoad>& links() const { return loads_; }
   VcNetwork& network() { return network_; }
@@ -83,6 +83,9 @@ class VcSinglePortFabric : public sc_core::sc_module, public SinglePortFabric, p
   std::uint64_t max_wait_cycles() const { return wait_max_; }
   // "" or what went wrong inside the network (a packet lost or mangled).
   std::string problem() const;
+  // The first packet the network delivered to another node than its sender
+  // handed it over for, named, or "".
+  const std::string& misdelivery() const { return misdelivery_; }
 
  private:
   struct Probe {
@@ -106,6 +109,7 @@ class VcSinglePortFabric : public sc_core::sc_module, public SinglePortFabric, p
   Cycle head_ejected_ = 0;  // of the packet arrived() is about to report
   std::uint64_t wait_total_ = 0, wait_max_ = 0;
   std::string error_;
+  std::string misdelivery_;
 };
 
 }  // namespace icn::vc

@@ -96,8 +96,10 @@ class Harness : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
   }
   std::string block_name() const override { return name(); }
 
-  void arrived(const Packet& p, unsigned flits, Cycle tail) override {
-    arrivals.push_back({p.src, p.dst, flits, p.hops, p.injected, tail, MessageWord::load(p.payload.data()).tag});
+  // The receiving NIC's node, not the packet's own dst field: a route that
+  // ejects at the wrong node must show up here.
+  void arrived(const Packet& p, unsigned flits, Cycle tail, NodeId at) override {
+    arrivals.push_back({p.src, at, flits, p.hops, p.injected, tail, MessageWord::load(p.payload.data()).tag});
   }
   void deliver(const Delivery& d) override {
     arrivals.push_back({d.src, d.dst, 0, d.hops, d.injected, engine_.now(), MessageWord::load(d.payload).tag});
