@@ -555,13 +555,16 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
                           {"flits_out", out},
                           {"stalled_cycles", stalled},
                           {"max_branch_occupancy", occupancy}};
-      std::uint64_t cin = 0, cout = 0, stored = 0;
+      std::uint64_t cin = 0, cout = 0, stored = 0, fin = 0, fout = 0;
       for (const auto& c : combiners_) {
         cin += c->messages_in();
         cout += c->messages_out();
+        fin += c->flits_in();
+        fout += c->flits_out();
         stored = std::max(stored, c->max_stored_flits());
       }
-      h["combining"] = {{"messages_in", cin}, {"messages_out", cout}, {"max_stored_flits", stored}};
+      h["combining"] = {{"messages_in", cin}, {"messages_out", cout}, {"flits_in", fin}, {"flits_out", fout},
+                        {"max_stored_flits", stored}};
     }
     out["hpam"] = h;
     if (!setup_.failed_links.empty()) {

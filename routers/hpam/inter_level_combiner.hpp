@@ -50,6 +50,11 @@ class InterLevelCombiner : public sc_core::sc_module, public Clocked {
 
   std::uint64_t messages_in() const { return messages_in_; }
   std::uint64_t messages_out() const { return messages_out_; }
+  // Flits its input and output links carried (the links' own counters): a
+  // combined message is as long as the sum of its parts, so they are equal
+  // once the run is over.
+  std::uint64_t flits_in() const { return in_ != nullptr ? in_->transfers() : 0; }
+  std::uint64_t flits_out() const { return out_ != nullptr ? out_->transfers() : 0; }
   std::uint64_t max_stored_flits() const { return max_stored_; }
 
  private:

@@ -271,5 +271,29 @@ TEST(HpamNic, EagerSendsDoNotWaitForTheReceiver) {
   EXPECT_EQ(h.ledger().injected, 2u);
 }
 
+TEST(HpamNic, MessagesOffTheFlitGridTakeTheRoundedUpFlitCount) {
+  // 1, 7, 9 and 100 bytes in 8-byte flits are 1, 1, 2 and 13 flits (the last
+  // flit partly filled): a NIC that truncated would send 0, 0, 1 and 12. Each
+  // message crosses an idle machine alone (sent 1000 cycles apart) with no
+  // NIC software, so from its head leaving to its tail arriving it takes the
+  // injection link, 5 cycles per router (4 pipeline stages and a link, the
+  // last the ejection link) and one cycle per body flit, as in
+  // ZeroLoadLatencyIsThePipelineTimesRoutersPlusTheBody above.
+  NicCosts none;
+  none.flit_bytes = 8;
+  Harness h("h", {{1, 1}, {2, 2}}, true, none);
+  const std::vector<std::uint64_t> sizes{1, 7, 9, 100};
+  for (std::size_t i = 0; i < sizes.size(); ++i) h.plan({1 + 1000 * i, 1, 4, 0, sizes[i]});
+  h.run();
+  ASSERT_EQ(h.arrivals.size(), sizes.size());
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const auto& a = h.arrivals[i];
+    const std::uint64_t flits = (sizes[i] + 7) / 8;
+    EXPECT_EQ(a.tag, 0x1000u + 1 * 1000u + 4);
+    EXPECT_GE(a.routers, 2u);
+    EXPECT_EQ(a.arrived - a.injected, 1u + 5 * a.routers + flits - 1) << sizes[i] << " bytes";
+  }
+}
+
 }  // namespace
 }  // namespace icn::hpam

@@ -61,6 +61,28 @@ TEST(HpamRun, EveryCollectiveAndAlgorithmDeliversAndVerifies) {
   }
 }
 
+TEST(HpamRun, ACombinedMessageIsAsLongAsItsPartsOnTheLinks) {
+  // Multicast gather on 1x1 over 4x4: the level-1 router's combiner merges
+  // one message from each of the 4 columns below into one. Counted on the
+  // combiner's own input and output links, every flit that came in goes out
+  // (store and forward, nothing dropped or added), for 100-byte blocks (off
+  // the 8-byte flit grid) and for every sub-mesh shape tried.
+  std::vector<std::vector<std::string>> runs;
+  for (const std::string bytes : {"100", "1024"})
+    runs.push_back({"network.type=hpam", "network.levels=[[1,1],[4,4]]", "network.replication=true",
+                    "traffic.collective=gather", "traffic.algorithm=multicast", "traffic.message_bytes=" + bytes});
+  const auto results = run_scenarios(runs);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const std::string what = described(runs[i]);
+    expect_clean(results[i], what);
+    const auto& c = results[i].results["hpam"]["combining"];
+    const auto in = c["flits_in"].get<std::uint64_t>(), out = c["flits_out"].get<std::uint64_t>();
+    EXPECT_GT(in, 0u) << what;
+    EXPECT_EQ(out, in) << what;
+    EXPECT_EQ(c["messages_in"].get<std::uint64_t>(), 4 * c["messages_out"].get<std::uint64_t>()) << what;
+  }
+}
+
 TEST(HpamRun, BruteForceIsBoundedByTheSourcesPortAndWorstWhenMessagesAreLong) {
   // Uni-port: the brute force's source sends 16 messages one after another,
   // each costing C_send^1 + copy x S cycles of software and ceil(S/W) flit
