@@ -59,6 +59,14 @@ TEST(VcRouting, TorusTakesTheShorterWayRound) {
         ASSERT_EQ(walk(t, s, d).size(), expect + 1) << k << " " << s << " " << d;
       }
   }
+  // Half way round an even ring both ways are as short: docs/vc_router.md
+  // says ties go +, so the first hop from 0 to 4 of an 8-ring is to 1.
+  VcTopology ring(TopologyKind::kTorus, 8, 1, 2, true);
+  for (unsigned s = 0; s < 8; ++s) {
+    const auto path = walk(ring, s, (s + 4) % 8);
+    ASSERT_EQ(path.size(), 5u);
+    EXPECT_EQ(path[1], (s + 1) % 8) << "from " << s;
+  }
 }
 
 TEST(VcRouting, DatelineSwitchesToTheUpperClassExactlyAfterTheWrapLink) {
