@@ -495,7 +495,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   void created(const IntendedPacket& p) {
     const unsigned flits = p.flits;
     const Cycle c = p.created;
-    intended_.emplace(flow_key(p.src, p.seq), p.dst);
+    intended_.emplace(flow_key(p.src, p.seq), Intended{p.dst, p.flits});
     ++created_packets_;
     if (c >= measure_start_ && c < measure_end_) {
       ++outstanding_;
@@ -508,29 +508,30 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
 
   static std::uint64_t flow_key(NodeId src, std::uint32_t seq) { return std::uint64_t{src} << 32 | seq; }
 
-  // The receiving NIC's node against the destination the source meant (kept
-  // here since the packet was made): a packet that reaches the wrong node, or
-  // that no source made, makes the run unverified, named.
-  void check_receiver(const Packet& p, NodeId at) {
+  // The receiving NIC's node and the flits it counted against what the
+  // source meant (kept here since the packet was made): a packet that reaches
+  // the wrong node, arrives short or long, or that no source made, makes the
+  // run unverified, named.
+  void check_receipt(const Packet& p, unsigned flits, NodeId at) {
     const auto it = intended_.find(flow_key(p.src, p.seq));
-    if (it == intended_.end()) {
-      if (wrong_.empty())
-        wrong_ = "node " + std::to_string(at) + " received packet " + std::to_string(p.seq) + " of node " +
-                 std::to_string(p.src) + ", which that node never sent (or which was already delivered)";
-      return;
-    }
-    if (it->second != at && wrong_.empty())
-      wrong_ = "packet " + std::to_string(p.seq) + " of node " + std::to_string(p.src) + " was meant for node " +
-               std::to_string(it->second) + " and received by node " + std::to_string(at);
-    intended_.erase(it);
+    const bool made = it != intended_.end();
+    const Intended meant = made ? it->second : Intended{};
+    if (made) intended_.erase(it);
+    if (!wrong_.empty() || (made && meant.dst == at && meant.flits == flits)) return;  // the first problem is reported
+    const std::string which = "packet " + std::to_string(p.seq) + " of node " + std::to_string(p.src);
+    if (!made)
+      wrong_ = "node " + std::to_string(at) + " received " + which +
+               ", which that node never sent (or which was already delivered)";
+    else if (meant.dst != at)
+      wrong_ = which + " was meant for node " + std::to_string(meant.dst) + " and received by node " + std::to_string(at);
+    else
+      wrong_ = which + " to node " + std::to_string(at) + " arrived with " + std::to_string(flits) + " of its " +
+               std::to_string(meant.flits) + " flits";
   }
 
   void arrived(const Packet& p, unsigned flits, Cycle tail, NodeId at) override {
     const Cycle now = tail;
-    check_receiver(p, at);
-    if (flits != p.route && wrong_.empty())
-      wrong_ = "packet " + std::to_string(p.src) + " -> " + std::to_string(p.dst) + " arrived with " +
-               std::to_string(flits) + " of its " + std::to_string(p.route) + " flits";
+    check_receipt(p, flits, at);
     window_latency_sum_ += double(tail - p.created);
     ++window_packets_;
     window_flits_ += flits;
@@ -755,7 +756,11 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   std::string wrong_;
   // Packets made and not yet received: (source, its sequence number) -> the
   // destination it meant. Bounded by the packets in flight.
-  std::unordered_map<std::uint64_t, NodeId> intended_;
+  struct Intended {
+    NodeId dst = kNoNode;
+    unsigned flits = 0;
+  };
+  std::unordered_map<std::uint64_t, Intended> intended_;
 };
 
 // The resource guard's estimate. Calibrated with the results' peak RSS
