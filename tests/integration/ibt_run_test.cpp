@@ -170,6 +170,28 @@ TEST(IbtCli, ScenarioFilesRunAndVerify) {
   }
 }
 
+// Hops counted by the routers: on a ring of 8 every packet of a global
+// broadcast travels round the ring without retracing, so a node at distance d
+// from the source receives it after d hops (going +) or 8 - d (going -); over
+// the 7 receivers each hop count 1..7 occurs once per packet either way.
+TEST(IbtCli, BroadcastHopsOnARingAreTheRingDistances) {
+  for (const unsigned k : {8u, 32u}) {
+    const std::string json = scratch_dir() + "/ring.json";
+    const auto r = run_icnsim("run " + std::string(ICNSIM_SOURCE_DIR) +
+                              "/testbench/scenarios/torus_global_3d.yaml --set network.n=8 --set network.d=1"
+                              " --set traffic.source=[0] --set traffic.packets=" + std::to_string(k) + " --json " + json);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(json);
+    const auto hops = nlohmann::json::parse(in)["result"]["latency"]["hops"];
+    EXPECT_EQ(hops["count"].get<unsigned>(), 7 * k);
+    EXPECT_EQ(hops["min"].get<unsigned>(), 1u);
+    EXPECT_EQ(hops["max"].get<unsigned>(), 7u);
+    EXPECT_DOUBLE_EQ(hops["mean"].get<double>(), 4.0);
+    ASSERT_EQ(hops["bins"].size(), 7u);
+    for (unsigned h = 1; h <= 7; ++h) EXPECT_EQ(hops["bins"][h - 1], nlohmann::json::array({h, h, k})) << "k " << k;
+  }
+}
+
 TEST(IbtCli, ListNamesTheFamilyAndItsKeys) {
   const CommandResult r = run_icnsim("list");
   EXPECT_EQ(r.exit_code, 0);
