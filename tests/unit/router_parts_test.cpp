@@ -126,6 +126,25 @@ TEST(SeparableAllocator, ISlipDesynchronisesUnderUniformRequests) {
   EXPECT_EQ(last, 4u);
 }
 
+TEST(SeparableAllocator, PlainRoundRobinKeepsThePointersInStep) {
+  // Plain round-robin moves a losing input's pointer past its pick as well as
+  // the winner's (router.vc_allocator=round_robin). With all 4 inputs
+  // requesting all 4 outputs, cycle 1: every input picks output 0, input 0
+  // wins, and every pointer moves to 1; cycle 2: all pick output 1, and so on
+  // - the pointers stay in step and one grant is made per cycle, the
+  // synchronisation iSLIP was designed to break (the test above). Output o
+  // grants the first input at or after its own pointer, which moves past the
+  // winner only when o grants: outputs 0-3 all grant input 0 in cycles 1-4,
+  // then input 1 in cycles 5-8.
+  SeparableAllocator alloc(4, 4, {false, 1});
+  std::vector<std::uint64_t> req(4, 0b1111);
+  std::vector<int> g(4);
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_EQ(alloc.allocate(req.data(), g.data()), 1u) << "cycle " << k + 1;
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(g[i], i == k / 4 ? k % 4 : -1) << "cycle " << k + 1 << ", input " << i;
+  }
+}
+
 TEST(VcBuffer, VirtualChannelsAreIndependentFifos) {
   VcBuffer<int> buf(3, 2);
   buf.push(0, 10);
