@@ -175,7 +175,14 @@ void VcRouter::allocate_switch(Cycle now) {
     links_[p].credit_out->send(now, Credit{static_cast<std::uint8_t>(v)});  // the entry is free again
     outputs_.consume(s.out_port, s.out_vc);
     if (f.head()) {
-      ++pool_[f.packet].hops;  // routers traversed
+      // Routers traversed. Every routing function here is minimal (dimension
+      // order, west-first, up*/down*, HPAM's extended X-Y), so no route visits
+      // a router twice: more hops than routers is a livelock - a routing
+      // error - named at once instead of a run that never ends.
+      if (++pool_[f.packet].hops > topo_.routers())
+        throw std::logic_error(std::string(name()) + ": packet " + std::to_string(pool_[f.packet].src) + " -> " +
+                               std::to_string(pool_[f.packet].dst) + " has crossed " +
+                               std::to_string(pool_[f.packet].hops) + " routers, more than the network has (livelock)");
       if (stages_) record_stages((*stages_)[f.packet], inputs_.times(ivc), now);
     }
     f.vc = s.out_vc;
