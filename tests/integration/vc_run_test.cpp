@@ -195,6 +195,21 @@ TEST(VcRun, AcceptedThroughputEqualsOfferedBelowSaturationAndEveryFlitArrivesAtF
   }
 }
 
+TEST(VcRun, ABernoulliSourceOffersItsRateAtHighPacketRates) {
+  // One-flit packets at 0.5 and 0.8 packets per node and cycle: a Bernoulli
+  // process makes a packet in each cycle with that probability, so over
+  // 16 nodes x 4000 cycles the offered load is the rate within 0.01 (about
+  // 5 standard deviations). At such rates a gap between packets off by one
+  // cycle (a rounding error in drawing the geometric gaps) would offer
+  // p / (1 + p): 0.33 and 0.44.
+  const auto results = run_scenarios({
+      {"network.type=vc", "network.k=4", "traffic.injection_rate=0.5", "traffic.packet_size=1", "measure.cycles=4000"},
+      {"network.type=vc", "network.k=4", "traffic.injection_rate=0.8", "traffic.packet_size=1", "measure.cycles=4000"},
+  });
+  for (int i = 0; i < 2; ++i)
+    EXPECT_NEAR(results[i].results["result"]["throughput"]["offered"].get<double>(), i == 0 ? 0.5 : 0.8, 0.01);
+}
+
 TEST(VcRun, HotspotOnOffAndSizeListsOfferWhatTheyShould) {
   const auto results = run_scenarios({
       // Half the packets to node 5: node 5 accepts about 0.5 x 64 x rate + its uniform share.
