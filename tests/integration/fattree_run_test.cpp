@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "tests/support/sim_helpers.hpp"
 
@@ -125,6 +126,36 @@ TEST(FatTreeRuns, LongerLinksDelayEveryHop) {
   // 2 log n = 8 hops of 3 cycles each: the last hop ends at the end of cycle 1 + 8*3 - 1.
   EXPECT_EQ(runs[0].results["result"]["cycles"], 24);
   EXPECT_TRUE(runs[0].results["result"]["verified"].get<bool>());
+}
+
+// Hops counted by the hardware (result.latency.hops: links traversed): a
+// scatter's message from the root to leaf d climbs to their nearest common
+// ancestor, at the level of the highest bit in which root and d differ, and
+// back down: 2L links. The histogram is built here from that alone.
+TEST(FatTreeRuns, ScatterHopsAreTwiceTheCommonAncestorsLevel) {
+  const unsigned n = 16;
+  const std::vector<unsigned> roots{0, 5, 15};
+  std::vector<std::vector<std::string>> runs;
+  for (unsigned root : roots) {
+    auto o = fattree(std::to_string(n), "ebft", "scatter");
+    o.push_back("traffic.root=" + std::to_string(root));
+    runs.push_back(o);
+  }
+  const auto results = run_scenarios(runs);
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    std::map<unsigned, unsigned> want;  // hops -> messages
+    for (unsigned d = 0; d < n; ++d) {
+      if (d == roots[i]) continue;
+      unsigned level = 0;
+      for (unsigned x = d ^ roots[i]; x != 0; x >>= 1) ++level;
+      ++want[2 * level];
+    }
+    nlohmann::ordered_json bins = nlohmann::ordered_json::array();
+    for (const auto& [h, count] : want) bins.push_back({h, h, count});
+    const auto& hops = results[i].results["result"]["latency"]["hops"];
+    EXPECT_EQ(hops["count"].get<unsigned>(), n - 1) << "root " << roots[i];
+    EXPECT_EQ(hops["bins"], bins) << "root " << roots[i];
+  }
 }
 
 // Two experiments with the same scenario in one kernel give identical results.
