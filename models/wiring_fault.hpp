@@ -7,6 +7,8 @@
 // node that received it.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "models/config.hpp"
@@ -32,10 +34,14 @@ inline ParamSpec swap_ejection_param(const std::string& nodes_word = "nodes") {
 // Reads network.swap_ejection for a network of `nodes` nodes (declared with
 // swap_ejection_param()); refuses anything but [] or two different nodes.
 inline EjectionSwap parse_swap_ejection(Config& cfg, std::uint64_t nodes) {
-  const auto v = cfg.integer_list("network.swap_ejection", 0, static_cast<std::int64_t>(nodes) - 1);
+  const std::string allowed = "expected [] or two different nodes [a, b] in 0.." + std::to_string(nodes - 1);
+  const auto v = cfg.integer_list("network.swap_ejection", std::numeric_limits<std::int64_t>::min(),
+                                  std::numeric_limits<std::int64_t>::max());
   if (v.empty()) return {};
-  if (v.size() != 2 || v[0] == v[1])
-    cfg.fail("network.swap_ejection", "expected [] or two different nodes [a, b] in 0.." + std::to_string(nodes - 1));
+  for (const std::int64_t n : v)
+    if (n < 0 || static_cast<std::uint64_t>(n) >= nodes)
+      cfg.fail("network.swap_ejection", "node " + std::to_string(n) + " out of range: " + allowed);
+  if (v.size() != 2 || v[0] == v[1]) cfg.fail("network.swap_ejection", allowed);
   return {static_cast<NodeId>(v[0]), static_cast<NodeId>(v[1])};
 }
 
