@@ -49,9 +49,11 @@ class StreamHarness : public Clocked {
     std::vector<std::string> got;  // one per case, in order
   };
 
+  // With `strapped`, every lane keeps the height and fill it was constructed
+  // with (the NIC's case): configure() is never called.
   StreamHarness(CycleEngine& engine, RtlClock& clock, const std::vector<StreamCase>& cases, unsigned lanes,
-                unsigned max_height, BufferFill fill)
-      : Clocked(Phase::kNetwork) {
+                unsigned max_height, BufferFill fill, bool strapped = false)
+      : Clocked(Phase::kNetwork), strapped_(strapped) {
     for (unsigned i = 0; i < lanes; ++i) {
       lanes_.emplace_back();
       lanes_.back().rtl = std::make_unique<RtlRouteStreamGenerator>(
@@ -78,7 +80,7 @@ class StreamHarness : public Clocked {
       }
       if (l.next < l.cases.size()) {
         const StreamCase& c = l.cases[l.next++];
-        l.rtl->configure(c.height, c.fill);
+        if (!strapped_) l.rtl->configure(c.height, c.fill);
         l.rtl->load(c.src, c.dst);
         l.bits.clear();
         l.streaming = true;
@@ -97,6 +99,7 @@ class StreamHarness : public Clocked {
   }
 
  private:
+  bool strapped_;
   std::vector<Lane> lanes_;
 };
 
@@ -114,6 +117,34 @@ std::vector<std::string> run_rtl(const std::vector<StreamCase>& cases, unsigned 
 }
 
 }  // namespace
+
+// The NIC builds its generator with the tree's height and buffering-bit fill
+// and never reconfigures it: the straps set at construction alone must give
+// the behavioural stream. One fill per test: a SystemC process elaborates once.
+void check_construction_straps(BufferFill fill) {
+  const unsigned h = 4;
+  std::vector<StreamCase> cases;
+  for (NodeId s = 0; s < (NodeId{1} << h); ++s)
+    for (NodeId d = 0; d < (NodeId{1} << h); ++d)
+      if (s != d) cases.push_back({h, s, d, fill});
+  CycleEngine engine("engine", {});
+  RtlClock clock("rtl_clock", engine);
+  StreamHarness harness(engine, clock, cases, 8, h, fill, /*strapped=*/true);
+  sc_core::sc_start();
+  ASSERT_EQ(engine.outcome().status, RunOutcome::Status::kCompleted);
+  const auto got = harness.streams(cases.size());
+  std::size_t other_fill_differs = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    ASSERT_EQ(got[i], behavioural(cases[i])) << cases[i].src << "->" << cases[i].dst;
+    StreamCase other = cases[i];
+    other.fill = fill == BufferFill::kTurnBit ? BufferFill::kZero : BufferFill::kTurnBit;
+    if (behavioural(other) != got[i]) ++other_fill_differs;
+  }
+  EXPECT_GT(other_fill_differs, 0u) << "the two fills give the same streams: this test would see nothing";
+}
+
+TEST(RouteStreamRtl, ConstructionStrapsAloneSelectTheZeroFill) { check_construction_straps(BufferFill::kZero); }
+TEST(RouteStreamRtl, ConstructionStrapsAloneSelectTheTurnBitFill) { check_construction_straps(BufferFill::kTurnBit); }
 
 // Every (source, destination) pair for H = 1..8, both buffering-bit fills:
 // bit for bit the behavioural stream, and the memo's section 3.3 construction.

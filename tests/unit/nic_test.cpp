@@ -29,16 +29,17 @@ struct Sink : DeliverySink {
 };
 
 // Two NICs joined back to back by a pair of channels, driven from cycle 1.
+// `links` is the capacity of each direction (a leaf branch of capacity c_1).
 struct Bench {
   PacketPool pool;
   TrafficLedger ledger;
   CycleEngine engine{"engine", {}};
-  Channel ab{"ab", 1, 1}, ba{"ba", 1, 1};
+  Channel ab, ba;
   PacketNic a{"a", {0, 2, 1}, pool, ledger};
   PacketNic b{"b", {1, 2, 1}, pool, ledger};
   Initiator ia{"ia"}, ib{"ib"};
   Sink sink_b;
-  Bench() {
+  explicit Bench(unsigned links = 1) : ab("ab", links, 1), ba("ba", links, 1) {
     a.attach(ab, ba);
     b.attach(ba, ab);
     b.set_sink(sink_b);
@@ -114,6 +115,23 @@ TEST(PacketNic, QueuesWhenTheLinkIsBusy) {
   ASSERT_EQ(bench.sink_b.got.size(), 3u);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(bench.sink_b.got[i].arrived, static_cast<Cycle>(1 + i));
   EXPECT_EQ(bench.a.injection_queue().max_occupancy(), 2u);
+}
+
+// On a branch of capacity 3 the NIC starts up to three transfers a cycle:
+// seven packets queued in cycle 1 leave as 3 + 3 + 1.
+TEST(PacketNic, StartsOneTransferPerFreeLinkEachCycle) {
+  Bench bench(3);
+  const std::uint8_t data[1] = {0};
+  Once once([&] {
+    for (int i = 0; i < 7; ++i) write(bench.ia, 1, data, 1);
+  });
+  bench.engine.add(once);
+  bench.engine.wake(once, 1);
+  sc_core::sc_start();
+  ASSERT_EQ(bench.sink_b.got.size(), 7u);
+  const Cycle want[7] = {1, 1, 1, 2, 2, 2, 3};
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(bench.sink_b.got[i].arrived, want[i]) << "packet " << i;
+  EXPECT_EQ(bench.ab.transfers(), 7u);
 }
 
 TEST(PacketNic, RejectsBadTransactionsWithTlmErrors) {
