@@ -364,6 +364,35 @@ void Config::apply_override(const std::string& assignment) {
   origin_ = origin;
 }
 
+void Config::unset(const std::string& key) {
+  if (!given(key)) {
+    bool under = false;
+    for (const auto& kv : values_) under = under || kv.first.rfind(key + ".", 0) == 0;
+    if (!under) throw ConfigError("--unset " + shown(key) + ": the scenario does not give this key (nothing to remove)");
+  }
+  auto erase_under = [&](auto& map) {
+    for (auto it = map.begin(); it != map.end();) {
+      if (it->first == key || it->first.rfind(key + ".", 0) == 0) it = map.erase(it);
+      else ++it;
+    }
+  };
+  erase_under(values_);
+  erase_under(mappings_);
+}
+
+std::vector<std::string> Config::input_file_keys() const {
+  std::vector<std::string> keys;
+  for (const auto& s : declared_order_)
+    if (s.allowed.rfind("a file", 0) == 0 && s.key.rfind("outputs.", 0) != 0) keys.push_back(s.key);
+  return keys;
+}
+
+void Config::apply_preset(const std::string& key, const std::string& value) {
+  if (given(key)) return;
+  apply_override(key + "=" + value);
+  preset_.insert(key);
+}
+
 void Config::declare(const std::vector<ParamSpec>& specs) {
   for (const auto& s : specs) {
     if (declared_.count(s.key) == 0) declared_order_.push_back(s);
@@ -489,9 +518,52 @@ void Config::resolve(const std::string& key, nlohmann::ordered_json value) {
   resolved_[key] = std::move(value);
 }
 
+namespace {
+
+// Edit distance (insertions, deletions, substitutions), for suggestions.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string last_word(const std::string& key) { return key.substr(key.rfind('.') + 1); }
+
+}  // namespace
+
+std::string Config::nearest_key(const std::string& key) const {
+  if (key.size() > 200) return "";
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, key.size() / 4) + 1;
+  for (const auto& s : declared_order_) {
+    // The same last word in another section ("network.vcs" for "router.vcs") counts as close.
+    const std::size_t d = last_word(s.key) == last_word(key) ? 1 : edit_distance(key, s.key);
+    if (d < best_distance) best_distance = d, best = s.key;
+  }
+  return best;
+}
+
 void Config::reject_unknown() const {
   for (const auto& kv : values_) {
-    if (declared_.count(kv.first)) continue;
+    if (declared_.count(kv.first)) {
+      if (resolved_.count(kv.first) || preset_.count(kv.first)) continue;
+      // Declared for this family, given, and never read: it changes nothing here.
+      const ParamSpec& s = spec(kv.first);
+      std::string why;
+      if (auto u = unused_.find(kv.first); u != unused_.end()) why = u->second;
+      else if (!s.applies.empty()) why = "applies only to " + s.applies;
+      else why = "this configuration does not read it";
+      throw ConfigError("key '" + kv.first + "' is not used here: " + why);
+    }
     // A value given as a mapping shows up as keys under a declared key.
     for (auto dot = kv.first.rfind('.'); dot != std::string::npos; dot = kv.first.rfind('.', dot - 1)) {
       const std::string parent = kv.first.substr(0, dot);
@@ -511,6 +583,7 @@ void Config::reject_unknown() const {
         allowed += (allowed.empty() ? "" : ", ") + s.key.substr(s.key.find('.') + 1);
     }
     std::string msg = "unknown key '" + key + "'";
+    if (const std::string near = nearest_key(kv.first); !near.empty()) msg += " (did you mean '" + near + "'?)";
     if (!allowed.empty()) {
       msg += "; allowed under '" + section + "' here: " + allowed;
     } else {

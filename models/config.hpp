@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -49,6 +50,9 @@ struct ParamSpec {
   std::string default_yaml;  // YAML text of the default value
   std::string allowed;       // the allowed values, for errors and `icnsim list`
   std::string help;
+  // When the key applies, if not always ("network.topology=fattree"): said
+  // when a scenario gives the key where it does not apply.
+  std::string applies = "";
 };
 
 class Config {
@@ -62,11 +66,25 @@ class Config {
   // Makes keys legal and gives them defaults. Re-declaring a key is allowed.
   void declare(const std::vector<ParamSpec>& specs);
 
+  // A preset's value for `key`, used only if the scenario did not give the key
+  // (a key given as a mapping counts as given, and is refused when read). A
+  // preset value the configuration never reads is not an error.
+  void apply_preset(const std::string& key, const std::string& value);
+
+  // Removes a key (and anything under it) that the scenario gives, so the
+  // default applies; a key the scenario does not give is an error.
+  void unset(const std::string& key);
+
+  // Declared keys that name input files (their spec's `allowed` starts with
+  // "a file"): outputs may not overwrite them.
+  std::vector<std::string> input_file_keys() const;
+
   // A key that exists for this network type but is not used by the current
-  // configuration: giving it is an error that says why.
+  // configuration: giving it is an error that says why. (Any given key that
+  // the configuration never reads is refused too; this only adds the reason.)
   void declare_unused(const std::string& key, const std::string& why) { unused_[key] = why; }
 
-  bool given(const std::string& key) const { return values_.count(key) != 0; }
+  bool given(const std::string& key) const { return values_.count(key) != 0 || mappings_.count(key) != 0; }
 
   std::int64_t integer(const std::string& key, std::int64_t lo, std::int64_t hi);
   double real(const std::string& key, double lo, double hi);
@@ -82,7 +100,9 @@ class Config {
   // Throws "key = value: why". `why` should name the allowed values.
   [[noreturn]] void fail(const std::string& key, const std::string& why) const;
 
-  // Throws on the first given key that no component declared.
+  // Throws on the first given key that no component declared, or that the
+  // configuration never read (it does not apply here: a value that changes
+  // nothing is refused, with the reason when one is known).
   void reject_unknown() const;
 
   // The declared keys with their resolved values, as nested JSON (echoed in results).
@@ -93,6 +113,8 @@ class Config {
 
  private:
   const ParamSpec& spec(const std::string& key) const;
+  // The declared key nearest to an unknown one (a typo or a wrong section), or "".
+  std::string nearest_key(const std::string& key) const;
   YAML::Node value_or_default(const std::string& key) const;
   void flatten(const YAML::Node& node, const std::string& prefix);
   // Throws if `key` was given as a mapping (its value must be one value).
@@ -106,6 +128,7 @@ class Config {
   std::vector<ParamSpec> declared_order_;
   std::map<std::string, nlohmann::ordered_json> resolved_;
   std::map<std::string, std::string> unused_;
+  std::set<std::string> preset_;  // keys whose value a preset filled in
 };
 
 // Allowed-values text for a list of choices: "a|b|c".

@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <cctype>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -21,7 +22,8 @@
 
 namespace icn {
 
-const char* const kVersion = "0.1.0";
+// The project version, from CMake's project() (one place to change it).
+const char* const kVersion = ICNSIM_VERSION;
 
 namespace {
 
@@ -234,8 +236,17 @@ class ProgressLine {
 };
 
 // The results file of a run that failed before it had results: it says so.
+// It may be written before the inputs are known (a refused key can hide the
+// trace file the JSON would overwrite), so it replaces only a file that is
+// absent, empty or a JSON document: never an input.
 void write_failure_json(const std::string& path, const std::string& why, int exit_code) {
   if (path.empty()) return;
+  if (std::ifstream existing(path); existing) {
+    char first = 0;
+    while (existing.get(first) && std::isspace(static_cast<unsigned char>(first))) {
+    }
+    if (existing && first != '{') return;
+  }
   nlohmann::ordered_json results;
   results["icnsim"] = {{"version", kVersion}};
   results["result"] = {{"status", "error"}, {"verified", false}, {"exit_code", exit_code}, {"problem", why}};
@@ -248,6 +259,7 @@ void write_failure_json(const std::string& path, const std::string& why, int exi
 
 int run_checked(const RunRequest& request, std::ostream& out, std::string& failure_json) {
   Config cfg = Config::from_file(request.scenario_path);
+  for (const auto& key : request.unsets) cfg.unset(key);
   for (const auto& o : request.overrides) cfg.apply_override(o);
   Prepared p = prepare(cfg);
   const std::string json_key = request.json_path.empty() ? "outputs.json" : "--json";
@@ -261,16 +273,20 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
     check_output_path(json_key, p.json_path);
     failure_json = p.json_path;
   }
+  // No output may overwrite another output or an input.
+  std::vector<std::pair<std::string, std::string>> outputs, inputs{{"scenario file", request.scenario_path}};
+  if (!p.json_path.empty()) outputs.emplace_back(json_key, p.json_path);
   if (!p.vcd_path.empty()) {
     check_output_path(vcd_key, vcd_file_for(p.vcd_path));
-    if (!p.json_path.empty() && vcd_file_for(p.vcd_path) == p.json_path)
-      throw ConfigError(vcd_key + " and " + json_key + " name the same file '" + shown(p.json_path) + "'");
+    outputs.emplace_back(vcd_key, vcd_file_for(p.vcd_path));
     for (const std::string& side : p.setup->waveform_side_files(vcd_file_for(p.vcd_path))) {
       check_output_path(vcd_key + " (the RTL waveform beside it)", side);
-      if (!p.json_path.empty() && side == p.json_path)
-        throw ConfigError(vcd_key + " (the RTL waveform beside it) and " + json_key + " name the same file '" + shown(p.json_path) + "'");
+      outputs.emplace_back(vcd_key + " (the RTL waveform beside it)", side);
     }
   }
+  for (const std::string& key : cfg.input_file_keys())
+    if (const std::string path = cfg.value_text(key); !path.empty()) inputs.emplace_back(key, path);
+  check_distinct_files(outputs, inputs);
   check_resources(p.setup->estimate(), p);
 
   std::unique_ptr<WaveformTracer> tracer;
@@ -349,6 +365,8 @@ int run_scenario(const RunRequest& request, std::ostream& out) {
   std::string failure_json;
   if (!request.json_path.empty()) {
     check_output_path("--json", request.json_path);
+    // Never write even a failure report over the scenario itself.
+    check_distinct_files({{"--json", request.json_path}}, {{"scenario file", request.scenario_path}});
     failure_json = request.json_path;
   }
   try {
@@ -367,18 +385,17 @@ int run_scenario(const RunRequest& request, std::ostream& out) {
 }
 
 void list_kinds(std::ostream& out) {
-  out << "Scenario keys common to every network:\n";
-  for (const auto& s : common_params())
+  auto key_line = [&out](const ParamSpec& s) {
     out << "  " << std::left << std::setw(26) << s.key << " default " << std::setw(10)
         << (s.default_yaml.empty() ? "\"\"" : s.default_yaml) << " " << s.allowed << "\n      " << s.help << '\n';
+    if (!s.applies.empty()) out << "      (applies only to " << s.applies << ")\n";
+  };
+  out << "Scenario keys common to every network:\n";
+  for (const auto& s : common_params()) key_line(s);
   for (const auto& kind : network_kinds()) {
     out << "\nnetwork.type=" << kind.type << ": " << kind.summary << '\n';
-    for (const auto& group : kind.params()) {
-      for (const auto& s : group.params) {
-        out << "  " << std::left << std::setw(26) << s.key << " default " << std::setw(10)
-            << (s.default_yaml.empty() ? "\"\"" : s.default_yaml) << " " << s.allowed << "\n      " << s.help << '\n';
-      }
-    }
+    for (const auto& group : kind.params())
+      for (const auto& s : group.params) key_line(s);
   }
 }
 

@@ -14,6 +14,7 @@ namespace icn {
 struct RunRequest {
   std::string scenario_path;           // a readable regular YAML file
   std::vector<std::string> overrides;  // --set key=value
+  std::vector<std::string> unsets;     // --unset key: back to the family's default (applied before --set)
   std::string json_path;               // --json (overrides outputs.json)
   std::string vcd_path;                // --vcd (overrides outputs.vcd)
   bool quiet = false;

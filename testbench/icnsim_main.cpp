@@ -78,10 +78,14 @@ int sc_main(int argc, char* argv[]) {
   emergency_reserve = new char[1 << 20];
   CLI::App app{"icnsim: cycle-level SystemC/TLM-2.0 models of interconnection networks"};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version", std::string("icnsim ") + icn::kVersion);
   icn::RunRequest request;
   auto* run = app.add_subcommand("run", "run a scenario file");
   run->add_option("scenario", request.scenario_path, "scenario YAML file")->required();
   run->add_option("--set", request.overrides, "override a scenario key: key=value (repeatable)");
+  run->add_option("--unset", request.unsets,
+                  "remove a key the scenario gives, so the family's default applies or a key that does not apply "
+                  "goes away (repeatable; applied before --set)");
   run->add_option("--json", request.json_path, "write JSON results to FILE");
   run->add_option("--vcd", request.vcd_path, "write a VCD waveform to FILE (open with gtkwave)");
   run->add_flag("--quiet", request.quiet, "print nothing but errors");
@@ -94,6 +98,8 @@ int sc_main(int argc, char* argv[]) {
   } catch (const CLI::CallForHelp& e) {
     leave(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
+    leave(app.exit(e));
+  } catch (const CLI::CallForVersion& e) {
     leave(app.exit(e));
   } catch (const CLI::ParseError& e) {
     // Arguments are echoed escaped: raw control bytes would reach the terminal.

@@ -27,6 +27,42 @@ std::string vcd_file_for(const std::string& path) {
   return WaveformTracer::file_for(path);
 }
 
+namespace {
+
+// The absolute path a name resolves to, with its folder's links resolved.
+std::string resolved_path(const std::string& path) {
+  char buffer[PATH_MAX];
+  if (::realpath(path.c_str(), buffer) != nullptr) return buffer;
+  if (::realpath(file_io::folder_of(path).c_str(), buffer) != nullptr)
+    return std::string(buffer) + "/" + file_io::base_of(path);
+  return path;
+}
+
+}  // namespace
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  const bool a_exists = ::stat(a.c_str(), &sa) == 0, b_exists = ::stat(b.c_str(), &sb) == 0;
+  if ((a_exists && !S_ISREG(sa.st_mode)) || (b_exists && !S_ISREG(sb.st_mode))) return false;
+  if (a_exists && b_exists) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (a_exists != b_exists) return false;
+  return resolved_path(a) == resolved_path(b);
+}
+
+void check_distinct_files(const std::vector<std::pair<std::string, std::string>>& outputs,
+                          const std::vector<std::pair<std::string, std::string>>& inputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (const auto& [key, path] : inputs)
+      if (same_file(outputs[i].second, path))
+        throw ConfigError(outputs[i].first + " = '" + shown(outputs[i].second, 400) + "' is the " + key +
+                          ": it would be overwritten (name a different file)");
+    for (std::size_t j = i + 1; j < outputs.size(); ++j)
+      if (same_file(outputs[i].second, outputs[j].second))
+        throw ConfigError(outputs[i].first + " and " + outputs[j].first + " name the same file '" +
+                          shown(outputs[i].second, 400) + "' (each output needs its own file)");
+  }
+}
+
 void check_output_path(const std::string& key, const std::string& path) {
   const std::string head = key + " = '" + shown(path) + "': ";
   const std::string allowed = " (a file path in an existing, writable folder)";

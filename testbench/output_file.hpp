@@ -6,6 +6,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace icn {
 
@@ -23,6 +25,17 @@ void check_output_path(const std::string& key, const std::string& path);
 // Writes `text` to `path` atomically (in place for non-regular files);
 // throws OutputError with the reason.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+// Whether two paths name the same file: the same inode when both exist, else
+// the same absolute path once the folders are resolved (symbolic links, ./,
+// ../). Device files like /dev/null are never "the same" as anything, so that
+// several outputs may be discarded at once.
+bool same_file(const std::string& a, const std::string& b);
+
+// Throws ConfigError when two of the outputs (key, path), or an output and an
+// input file, name the same file: one would overwrite the other.
+void check_distinct_files(const std::vector<std::pair<std::string, std::string>>& outputs,
+                          const std::vector<std::pair<std::string, std::string>>& inputs);
 
 // The file the waveform tracer writes for `path` (see WaveformTracer::file_for).
 std::string vcd_file_for(const std::string& path);

@@ -34,11 +34,13 @@ std::vector<ParamSpec> network_params() {
        "(iq router, docs/vc_router.md)"},
       {"network.topology", "mesh", "mesh|torus|fattree", "k-ary n-dimensional mesh or torus, or the binary fat tree"},
       {"network.k", "8", "2..256, or with traffic.collective a list of sides [k0, k1, ...]",
-       "mesh/torus: routers per dimension (a list: per dimension, x first; network.n is its length)"},
-      {"network.n", "2", "1..3", "mesh/torus: dimensions"},
-      {"network.leaves", "16", "2..65536, a power of two", "fattree: processing nodes n at the leaves"},
+       "mesh/torus: routers per dimension (a list: per dimension, x first; network.n is its length)",
+       "network.topology=mesh or torus"},
+      {"network.n", "2", "1..3", "mesh/torus: dimensions", "network.topology=mesh or torus"},
+      {"network.leaves", "16", "2..65536, a power of two", "fattree: processing nodes n at the leaves", "network.topology=fattree"},
       {"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, c1 = 1",
-       "fattree: branch capacities c_l between levels l-1 and l (physical links, as network.type=fattree_packet)"},
+       "fattree: branch capacities c_l between levels l-1 and l (physical links, as network.type=fattree_packet)",
+       "network.topology=fattree"},
       {"network.link_latency", "1", "1..64", "cycles for a flit (or credit) to cross a link"},
       {"network.failed_links", "[]",
        "list of links like nic3.up, r3_3.x+ (router r3_3's output toward x+), r2_1.down0, r1_0.up (fat tree)",
@@ -48,7 +50,8 @@ std::vector<ParamSpec> network_params() {
       {"router.buffer_depth", "4", "1..1024", "flits of buffer per VC"},
       {"router.routing", "dor", "dor|adaptive",
        "dor: dimension order (datelines on the torus; up*/down* on the fat tree); adaptive: west-first, 2-D mesh only"},
-      {"router.dateline", "true", "true|false", "torus: split the VCs into dateline classes (false can deadlock)"},
+      {"router.dateline", "true", "true|false", "torus: split the VCs into dateline classes (false can deadlock)",
+       "network.topology=torus"},
       {"router.routing_delay", "1", "1..16", "route computation stage, cycles"},
       {"router.vc_alloc_delay", "1", "1..16", "VC allocation stage, cycles"},
       {"router.sw_alloc_delay", "1", "1..16", "switch allocation stage, cycles"},
@@ -63,17 +66,17 @@ std::vector<ParamSpec> traffic_params() {
   return {
       {"traffic.pattern", "uniform", join_choices(pattern_names()), "destination pattern"},
       {"traffic.injection_rate", "0.05", "0..1 (flits/node/cycle; packets/node/cycle <= 1)",
-       "offered load in flits per node per cycle"},
+       "offered load in flits per node per cycle", "traffic.pattern other than trace"},
       {"traffic.packet_size", "4", "1..65536, or a list of sizes", "packet length in flits"},
       {"traffic.packet_size_weights", "[]", "list of weights > 0, one per size (empty: equal)",
-       "probabilities of the sizes in traffic.packet_size"},
+       "probabilities of the sizes in traffic.packet_size", "traffic.packet_size given as a list"},
       {"traffic.self_traffic", "true", "true|false", "uniform: a node may draw itself (BookSim: true)"},
       {"traffic.injection", "bernoulli", "bernoulli|onoff", "injection process"},
-      {"traffic.burst_alpha", "0.1", "0 < alpha <= 1", "on/off: probability per cycle of turning on"},
-      {"traffic.burst_beta", "0.1", "0 < beta <= 1", "on/off: probability per cycle of turning off"},
-      {"traffic.hotspot_fraction", "0.1", "0..1", "hotspot: fraction of packets sent to a hotspot node"},
-      {"traffic.hotspot_nodes", "[0]", "list of nodes 0..N-1", "hotspot: the hotspot nodes"},
-      {"traffic.trace_file", "", "a file of 'cycle source destination size' lines", "trace: the trace"},
+      {"traffic.burst_alpha", "0.1", "0 < alpha <= 1", "on/off: probability per cycle of turning on", "traffic.injection=onoff"},
+      {"traffic.burst_beta", "0.1", "0 < beta <= 1", "on/off: probability per cycle of turning off", "traffic.injection=onoff"},
+      {"traffic.hotspot_fraction", "0.1", "0..1", "hotspot: fraction of packets sent to a hotspot node", "traffic.pattern=hotspot"},
+      {"traffic.hotspot_nodes", "[0]", "list of nodes 0..N-1", "hotspot: the hotspot nodes", "traffic.pattern=hotspot"},
+      {"traffic.trace_file", "", "a file of 'cycle source destination size' lines", "trace: the trace", "traffic.pattern=trace"},
       {"measure.sample_period", "1000", "1..10^9", "cycles per sample period"},
       {"measure.warmup_periods", "0", "0..1000", "warm-up periods; 0 = until latency is steady"},
       {"measure.max_samples", "10", "1..10000", "sample periods of measurement before giving up converging"},
@@ -215,7 +218,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   if (cfg.choice("preset", {"none", "booksim"}) == "booksim")
     for (const auto& [key, value] : booksim_preset())
       if (!cfg.given(key) && (!collective || (key.rfind("traffic.", 0) != 0 && key.rfind("measure.", 0) != 0)))
-        cfg.apply_override(key + "=" + value);
+        cfg.apply_preset(key, value);
 
   const std::string topology = cfg.choice("network.topology", {"mesh", "torus", "fattree"});
   s->topology = topology == "torus" ? TopologyKind::kTorus : TopologyKind::kMesh;
@@ -314,13 +317,15 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     if (s->sizes.sizes.empty()) cfg.fail("traffic.packet_size", "a list needs at least one size (1..65536)");
     const YAML::Node w = cfg.node("traffic.packet_size_weights");
     s->sizes.weights.assign(s->sizes.sizes.size(), 1.0);
+    const std::string weights_allowed = "a list of " + std::to_string(s->sizes.sizes.size()) +
+                                        " numbers in (0, 1e9], one per size in traffic.packet_size, or [] for equal weights";
+    if (!w.IsNull() && !w.IsSequence()) cfg.fail("traffic.packet_size_weights", "expected " + weights_allowed);
     if (w.IsSequence() && w.size() != 0) {
-      if (w.size() != s->sizes.sizes.size())
-        cfg.fail("traffic.packet_size_weights", "needs one weight > 0 per size in traffic.packet_size");
+      if (w.size() != s->sizes.sizes.size()) cfg.fail("traffic.packet_size_weights", "expected " + weights_allowed);
       for (std::size_t i = 0; i < w.size(); ++i) {
         double x = -1;
-        try { x = w[i].as<double>(); } catch (...) {}
-        if (!(x > 0)) cfg.fail("traffic.packet_size_weights", "weights must be numbers > 0");
+        if (!w[i].IsScalar() || !parse_decimal_real(w[i].Scalar(), x) || !(x > 0) || x > 1e9)
+          cfg.fail("traffic.packet_size_weights", "expected " + weights_allowed);
         s->sizes.weights[i] = x;
       }
     }

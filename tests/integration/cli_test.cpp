@@ -88,7 +88,7 @@ TEST(Cli, JsonHasTheDocumentedFieldsAndIsDeterministic) {
 }
 
 TEST(Cli, UnknownKeyIsRejected) {
-  expect_rejected("run /dev/null --set network.leafs=16", "unknown key 'network.leafs'; allowed under 'network' here: type, leaves");
+  expect_rejected("run /dev/null --set network.leafs=16", "unknown key 'network.leafs' (did you mean 'network.leaves'?); allowed under 'network' here: type, leaves");
   const std::string f = write_scenario("s.yaml", "network:\n  type: fattree_packet\nrunn:\n  max_cycles: 3\n");
   expect_rejected("run " + f, "unknown key 'runn.max_cycles'");
 }
