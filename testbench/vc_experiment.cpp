@@ -431,6 +431,7 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       measure_end_ = setup.fixed_cycles + 1;
       next_tick_ = measure_end_;
     } else {
+      measure_start_ = 1;  // tentative: each warm-up period is measured, and kept if the run goes unstable in it
       next_tick_ = setup.phases.sample_period;
     }
     engine_.wake(*this, next_tick_);
@@ -479,9 +480,10 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       state = phases_.end_of_period(latency, accepted);
     }
     if (before == S::kWarmingUp && state == S::kMeasuring) {
-      measure_start_ = now + 1;
+      restart_measurement(now + 1);
       warmup_end_ = now;
     }
+    if (before == S::kWarmingUp && state == S::kWarmingUp) restart_measurement(now + 1);
     if (before == S::kMeasuring && state != S::kMeasuring) measure_end_ = now + 1;
     if (state == S::kDone && !phases_.stable()) {  // unstable: stop at once
       if (measure_end_ == kNever) measure_end_ = now + 1;
@@ -563,6 +565,25 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
       outstanding_created_sum_ -= double(p.created);
     }
     if (draining_) maybe_finish(now);
+  }
+
+  // Starts the measurement window afresh at `start`. While warming up every
+  // period is a tentative window: a run that turns unstable before its
+  // measurement began still reports what its last period measured (the
+  // accepted throughput at saturation, the latency of the packets that did
+  // arrive), marked unstable.
+  void restart_measurement(Cycle start) {
+    measure_start_ = start;
+    outstanding_ = 0;
+    outstanding_created_sum_ = 0;
+    offered_flits_ = 0;
+    accepted_flits_ = 0;
+    std::fill(node_accepted_.begin(), node_accepted_.end(), 0);
+    packet_latency_ = Histogram();
+    network_latency_ = Histogram();
+    hops_ = Histogram();
+    by_hops_.clear();
+    stage_sums_ = {};
   }
 
   void maybe_finish(Cycle now) {
@@ -664,6 +685,10 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
                    {"measure_end", measure_end_ == kNever ? 0 : measure_end_},
                    {"measured_drained", measured_drained_at_}, {"periods", phases_.periods()},
                    {"converged", phases_.converged()}};
+    // Which window the figures above cover.
+    r["phases"]["window"] = setup_.fixed_cycles > 0 ? "fixed"
+                            : warmup_end_ == 0 && !phases_.stable() ? "last_warmup_period"
+                                                                    : "measurement";
     const std::string why = problem();
     if (!why.empty()) r["problem"] = why;
     const std::string cyc = engine_.outcome().status == RunOutcome::Status::kStalled ? network_.waiting_cycle() : "";
