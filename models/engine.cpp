@@ -3,10 +3,13 @@
 #include "models/engine.hpp"
 
 #include <algorithm>
+#include <csignal>
 #include <sstream>
 #include <stdexcept>
 
 namespace icn {
+
+std::atomic<int> CycleEngine::interrupt_signal_{0};
 
 const char* to_string(RunOutcome::Status status) {
   switch (status) {
@@ -14,6 +17,7 @@ const char* to_string(RunOutcome::Status status) {
     case RunOutcome::Status::kCompleted: return "completed";
     case RunOutcome::Status::kStalled: return "stalled";
     case RunOutcome::Status::kCycleLimit: return "cycle_limit";
+    case RunOutcome::Status::kInterrupted: return "interrupted";
   }
   return "?";
 }
@@ -166,6 +170,11 @@ void CycleEngine::end_of_cycle() {
     progress_due_.store(false, std::memory_order_relaxed);
     progress_report_(now_);
   }
+  if (const int sig = interrupted_by(); sig != 0) {
+    const std::string name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal " + std::to_string(sig);
+    finish(RunOutcome::Status::kInterrupted, "interrupted by " + name + " at cycle " + std::to_string(now_));
+    return;
+  }
   if (stop_requested_ && now_ != 0) {
     outcome_.stopped = true;
     outcome_.in_flight_at_stop = in_flight_ ? in_flight_() : 0;
@@ -226,7 +235,9 @@ void CycleEngine::finish(RunOutcome::Status status, std::string diagnostic) {
   }
   outcome_.status = status;
   outcome_.last_cycle = now_;
-  if (status != RunOutcome::Status::kCompleted) {
+  // Where traffic waits explains a stall or the cycle limit; an interrupted
+  // run is not at fault, and its line stays short.
+  if (status != RunOutcome::Status::kCompleted && status != RunOutcome::Status::kInterrupted) {
     outcome_.held = collect_held();
     if (!outcome_.held.empty()) {
       const HeldTraffic& oldest = outcome_.held.front();

@@ -76,13 +76,13 @@ class Clocked {
 };
 
 struct RunOutcome {
-  enum class Status { kRunning, kCompleted, kStalled, kCycleLimit };
+  enum class Status { kRunning, kCompleted, kStalled, kCycleLimit, kInterrupted };
   Status status = Status::kRunning;
   Cycle last_cycle = 0;     // last cycle the engine evaluated
   // Open-loop runs end by the testbench's stop(), with traffic still in flight.
   bool stopped = false;
   std::size_t in_flight_at_stop = 0;
-  std::string diagnostic;   // one line, set for kStalled and kCycleLimit
+  std::string diagnostic;   // one line, set for kStalled, kCycleLimit and kInterrupted
   std::vector<HeldTraffic> held;  // where traffic was held when the run stopped
 };
 
@@ -145,6 +145,13 @@ class CycleEngine : public sc_core::sc_module {
   // limit reached before still ends the run as usual.
   void stop() { stop_requested_ = true; }
 
+  // A signal (SIGINT, SIGTERM) asks every engine of the process to end its run
+  // at the end of the cycle it is evaluating, as kInterrupted: what was
+  // measured so far is still reported. Async-signal-safe (a lock-free store).
+  static void interrupt(int signal_number) { interrupt_signal_.store(signal_number, std::memory_order_relaxed); }
+  // The signal that interrupted the process, or 0.
+  static int interrupted_by() { return interrupt_signal_.load(std::memory_order_relaxed); }
+
   // Any packet movement (link transfer, injection, delivery, drop) counts as progress.
   void note_progress() { last_progress_ = now_; }
 
@@ -187,6 +194,7 @@ class CycleEngine : public sc_core::sc_module {
   std::vector<std::function<void(Cycle)>> cycle_hooks_;
   std::function<void(Cycle)> progress_report_;
   std::atomic<bool> progress_due_{false};
+  static std::atomic<int> interrupt_signal_;
   std::vector<std::function<void(const RunOutcome&)>> finish_callbacks_;
   std::function<std::size_t()> in_flight_;
   Cycle now_ = 0;

@@ -353,6 +353,12 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
     if (!p.json_path.empty()) out << "; results in " << p.json_path;
     out << '\n';
   }
+  if (const int sig = CycleEngine::interrupted_by(); sig != 0) {
+    // One line; the JSON (status "interrupted") holds what was measured so far.
+    std::cerr << "icnsim: " << (engine.outcome().status == RunOutcome::Status::kInterrupted ? problem : "interrupted")
+              << (p.json_path.empty() ? "" : "; results so far in " + p.json_path) << '\n';
+    return 128 + sig;
+  }
   if (!problem.empty()) std::cerr << "icnsim: run failed: " << problem << '\n';
   return code;
 }

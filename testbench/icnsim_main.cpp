@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "models/config.hpp"
+#include "models/engine.hpp"
 #include "testbench/driver.hpp"
 
 namespace {
@@ -65,6 +67,11 @@ char* emergency_reserve = nullptr;
   std::_Exit(2);
 }
 
+extern "C" void on_signal(int sig) {
+  if (icn::CycleEngine::interrupted_by() != 0) _exit(128 + sig);
+  icn::CycleEngine::interrupt(sig);
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -106,6 +113,14 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "icnsim: error: " << icn::shown(e.what(), 300) << " (see icnsim --help)\n";
     leave(2);
   }
+  // SIGINT / SIGTERM end the run at the end of the current cycle: the results
+  // so far are written (status "interrupted"), temporary files are put away,
+  // and icnsim exits with 128 + the signal. A second signal leaves at once.
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
   try {
     if (list->parsed()) {
       icn::list_kinds(std::cout);

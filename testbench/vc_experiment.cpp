@@ -641,7 +641,8 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
   }
 
   Cycle measured_cycles() const {
-    const Cycle end = measure_end_ == kNever ? engine_.outcome().last_cycle + 1 : measure_end_;
+    // An interrupted run measured only up to its last cycle.
+    const Cycle end = std::min(measure_end_, engine_.outcome().last_cycle + 1);
     return end > measure_start_ ? end - measure_start_ : 0;
   }
 
