@@ -335,6 +335,8 @@ void Config::flatten(const YAML::Node& node, const std::string& prefix) {
     return;
   }
   values_[prefix] = node;
+  // Where the value was given, for errors: a scenario's file and line, or the --set.
+  given_at_[prefix] = origin_.rfind("--set ", 0) == 0 ? origin_ : where(origin_, node.Mark());
 }
 
 void Config::apply_override(const std::string& assignment) {
@@ -425,8 +427,14 @@ std::string Config::value_text(const std::string& key) const {
   return scalar_text(value_or_default(key));
 }
 
+std::string Config::given_at(const std::string& key) const {
+  // A value from a scenario file names its file and line; --set values are named by their key already.
+  const auto at = given_at_.find(key);
+  return at != given_at_.end() && at->second.rfind("--set ", 0) != 0 ? at->second + ": " : "";
+}
+
 void Config::fail(const std::string& key, const std::string& why) const {
-  throw ConfigError(key + " = " + shown(value_text(key)) + ": " + why);
+  throw ConfigError(given_at(key) + key + " = " + shown(value_text(key)) + ": " + why);
 }
 
 std::int64_t Config::integer(const std::string& key, std::int64_t lo, std::int64_t hi) {
@@ -562,7 +570,7 @@ void Config::reject_unknown() const {
       if (auto u = unused_.find(kv.first); u != unused_.end()) why = u->second;
       else if (!s.applies.empty()) why = "applies only to " + s.applies;
       else why = "this configuration does not read it";
-      throw ConfigError("key '" + kv.first + "' is not used here: " + why);
+      throw ConfigError(given_at(kv.first) + "key '" + kv.first + "' is not used here: " + why);
     }
     // A value given as a mapping shows up as keys under a declared key.
     for (auto dot = kv.first.rfind('.'); dot != std::string::npos; dot = kv.first.rfind('.', dot - 1)) {
@@ -582,7 +590,7 @@ void Config::reject_unknown() const {
       if (same_section && s.key.find('.') != std::string::npos)
         allowed += (allowed.empty() ? "" : ", ") + s.key.substr(s.key.find('.') + 1);
     }
-    std::string msg = "unknown key '" + key + "'";
+    std::string msg = given_at(kv.first) + "unknown key '" + key + "'";
     if (const std::string near = nearest_key(kv.first); !near.empty()) msg += " (did you mean '" + near + "'?)";
     if (!allowed.empty()) {
       msg += "; allowed under '" + section + "' here: " + allowed;

@@ -113,6 +113,8 @@ class Config {
 
  private:
   const ParamSpec& spec(const std::string& key) const;
+  // "file:line:column: " for a key given in a scenario file, else "".
+  std::string given_at(const std::string& key) const;
   // The declared key nearest to an unknown one (a typo or a wrong section), or "".
   std::string nearest_key(const std::string& key) const;
   YAML::Node value_or_default(const std::string& key) const;
@@ -129,6 +131,7 @@ class Config {
   std::map<std::string, nlohmann::ordered_json> resolved_;
   std::map<std::string, std::string> unused_;
   std::set<std::string> preset_;  // keys whose value a preset filled in
+  std::map<std::string, std::string> given_at_;  // key -> "file:line:column" or "--set key"
 };
 
 // Allowed-values text for a list of choices: "a|b|c".

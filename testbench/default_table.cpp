@@ -22,7 +22,7 @@ struct Case {
 
 struct Family {
   std::string title;     // the hardware and its paper
-  std::string scenario;  // the same run from the command line
+  std::string scenario;  // the shipped scenario of this family, to start from
   std::vector<Case> cases;
   std::string paper;  // what the paper says, for the rows above
   std::vector<std::unique_ptr<Experiment>> experiments;
@@ -32,7 +32,7 @@ std::vector<Family> families() {
   std::vector<Family> out;
 
   Family packet{"Packet-switched binary fat trees, 16 leaves, every collective (Dimakopoulos & Dimopoulos)",
-                "icnsim run testbench/scenarios/fattree_cbft16_total_exchange.yaml",
+                "testbench/scenarios/fattree_cbft16_total_exchange.yaml",
                 {},
                 "paper: the closed forms of sections 2-5 (2 log n, n + 1, eqs. (1) and (2)); lower bound: Table 1",
                 {}};
@@ -49,7 +49,7 @@ std::vector<Family> families() {
   out.push_back(std::move(packet));
 
   Family bitserial{"Bit-serial fat tree, 64 processors, greedy routing of random message sets (Ishii 1985)",
-                   "icnsim run testbench/scenarios/fattree_bitserial_doubling64_random.yaml",
+                   "testbench/scenarios/fattree_bitserial_doubling64_random.yaml",
                    {},
                    "paper: at least lambda(FT,M) delivery cycles; the memo's simulations took about 3 lambda on average",
                    {}};
@@ -61,7 +61,7 @@ std::vector<Family> families() {
   out.push_back(std::move(bitserial));
 
   Family ibt{"Interlaced bypass torus and torus, pipelined broadcast of 32 packets (Zhang & Deng)",
-             "icnsim run testbench/scenarios/ibt_table1_line.yaml",
+             "testbench/scenarios/ibt_table1_line.yaml",
              {{"ibt_line", {"network.type=ibt", "network.n=64", "network.d=2", "network.bypass=[8,24]",
                             "traffic.collective=line_broadcast", "traffic.packets=32", "traffic.source=0",
                             "traffic.pattern=best"}},
@@ -73,7 +73,7 @@ std::vector<Family> families() {
   out.push_back(std::move(ibt));
 
   Family frac{"Pipelined broadcast on a 64-port crossbar of single-port processors, k = 2048, t = 16 (Sanders & Sibeyn)",
-              "icnsim run testbench/scenarios/fractional_crossbar_broadcast.yaml",
+              "testbench/scenarios/fractional_crossbar_broadcast.yaml",
               {},
               "paper: each tree's step count from its recurrence and Fig. 2 (eq. (7) counts one step more; docs/fractional_tree.md)",
               {}};
@@ -88,7 +88,7 @@ std::vector<Family> families() {
   out.push_back(std::move(frac));
 
   Family vc{"Virtual-channel wormhole routers, 8x8 mesh, uniform random traffic, BookSim-equivalent timing",
-            "icnsim run testbench/scenarios/mesh8x8_uniform.yaml",
+            "testbench/scenarios/mesh8x8_uniform.yaml",
             {},
             "BookSim 2 (iq router, same configuration): packet latency 37.2 at 0.05 and 38.7 at 0.15 (docs/vc_router.md)",
             {}};
@@ -99,7 +99,7 @@ std::vector<Family> families() {
   out.push_back(std::move(vc));
 
   Family hpam{"HPAM: one processor over a 4x4 level-2 mesh, broadcast of 1 KiB, Q = 2 (Ben Miled et al.)",
-              "icnsim run testbench/scenarios/hpam_broadcast_multicast.yaml",
+              "testbench/scenarios/hpam_broadcast_multicast.yaml",
               {},
               "paper us: eqs. (5) and (6) for the same sub-mesh; the routers overlap what the equations serialise "
               "(docs/hpam.md)",
@@ -114,6 +114,18 @@ std::vector<Family> families() {
   }
   out.push_back(std::move(hpam));
   return out;
+}
+
+// A --set value as a shell word: quoted when the shell would read it otherwise.
+std::string shell_word(const std::string& word) {
+  if (word.find_first_of(" []{},*?$'\"\\;&|<>()") == std::string::npos) return word;
+  return "'" + word + "'";
+}
+
+std::string command_for(const Case& c) {
+  std::string cmd = "icnsim run /dev/null";
+  for (const std::string& o : c.overrides) cmd += " --set " + shell_word(o);
+  return cmd;
 }
 
 }  // namespace
@@ -138,7 +150,7 @@ int run_default_table(std::ostream& out) {
   bool all_ok = true;
   std::size_t runs = 0;
   for (const Family& f : all) {
-    out << "\n" << f.title << "\n  $ " << f.scenario << "\n\n";
+    out << "\n" << f.title << "\n\n";
     std::vector<std::vector<std::string>> rows;
     for (const auto& e : f.experiments) {
       rows.push_back(e->table_row());
@@ -147,6 +159,10 @@ int run_default_table(std::ostream& out) {
     }
     print_table(out, f.experiments.front()->table_header(), rows);
     out << f.paper << "\n";
+    // Each row's own command: the same keys on the same defaults, so it
+    // prints that row exactly (a test runs every one of them).
+    out << "each row from the command line, in order (a scenario file to start from: " << f.scenario << "):\n";
+    for (const Case& c : f.cases) out << "  $ " << command_for(c) << "\n";
   }
   out << "\nverified: every processor received exactly what it should and every message is accounted for.\n"
       << runs << " runs in " << std::fixed << std::setprecision(3) << seconds << " s. Next:\n"

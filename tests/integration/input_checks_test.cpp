@@ -91,6 +91,20 @@ TEST(InputChecks, UnsetRemovesAKeyTheScenarioGives) {
   expect_rejected("run " + te + " --unset traffic.nothing_here", "--unset traffic.nothing_here: the scenario does not give this key");
 }
 
+// A problem with a value from a scenario file names the file, line and column.
+TEST(InputChecks, ErrorsInAScenarioFileNameItsLine) {
+  const std::string f = scratch_dir() + "/s.yaml";
+  std::ofstream(f) << "network:\n  type: vc\n  k: 4\nrouter:\n  vcs: abc\n";
+  expect_rejected("run " + f, f + ":5:8: router.vcs = abc: expected an integer");
+  std::ofstream(f) << "network:\n  type: vc\n  k: 4\n  leaves: 8\n";
+  expect_rejected("run " + f, f + ":4:11: key 'network.leaves' is not used here");
+  std::ofstream(f) << "network:\n  type: vc\ntraffic:\n  patern: uniform\n";
+  expect_rejected("run " + f, f + ":4:11: unknown key 'traffic.patern' (did you mean 'traffic.pattern'?)");
+  // The same value from --set is named by its key only.
+  std::ofstream(f) << "network:\n  type: vc\n";
+  expect_rejected("run " + f + " --set router.vcs=abc", "error: router.vcs = abc: expected an integer");
+}
+
 TEST(InputChecks, VersionPrintsTheProjectVersion) {
   const CommandResult r = run_icnsim("--version");
   EXPECT_EQ(r.exit_code, 0) << r.err;

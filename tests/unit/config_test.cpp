@@ -70,11 +70,11 @@ TEST(Config, BadValuesNameTheKeyAndTheAllowedValues) {
   Config cfg = Config::from_text("network:\n  leaves: twelve\ntraffic:\n  collective: gossip\n  pipelined: maybe\n");
   cfg.declare(specs());
   std::string e = error_of([&] { cfg.integer("network.leaves", 2, 1024); });
-  EXPECT_EQ(e, "network.leaves = twelve: expected an integer (a power of two)");
+  EXPECT_EQ(e, "scenario:2:11: network.leaves = twelve: expected an integer (a power of two)");  // where it was given
   e = error_of([&] { cfg.choice("traffic.collective", {"broadcast", "scatter"}); });
-  EXPECT_EQ(e, "traffic.collective = gossip: expected one of broadcast|scatter");
+  EXPECT_EQ(e, "scenario:4:15: traffic.collective = gossip: expected one of broadcast|scatter");
   e = error_of([&] { cfg.boolean("traffic.pipelined"); });
-  EXPECT_EQ(e, "traffic.pipelined = maybe: expected true or false");
+  EXPECT_EQ(e, "scenario:5:14: traffic.pipelined = maybe: expected true or false");
   e = error_of([&] { cfg.integer("seed", 0, 100); });
   EXPECT_EQ(e, "");
   cfg.apply_override("seed=101");
