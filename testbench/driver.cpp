@@ -82,6 +82,25 @@ std::string size_text(double bytes) {
 
 }  // namespace
 
+namespace {
+
+// Block evaluations a second on one core of the development machine for
+// mid-sized networks (2-8 million measured over the families; large VC
+// networks run slower, their state no longer in cache): for the wording of
+// the run.max_work refusal only.
+constexpr double kEvaluationsPerSecond = 2e6;
+
+std::string duration_text(double seconds) {
+  char buf[64];
+  if (seconds < 120) std::snprintf(buf, sizeof buf, "about %.0f s", seconds);
+  else if (seconds < 7200) std::snprintf(buf, sizeof buf, "about %.0f min", seconds / 60);
+  else if (seconds < 2 * 86400) std::snprintf(buf, sizeof buf, "about %.0f h", seconds / 3600);
+  else std::snprintf(buf, sizeof buf, "about %.3g days", seconds / 86400);
+  return buf;
+}
+
+}  // namespace
+
 void check_resources(const ResourceEstimate& estimate, const Prepared& p) {
   if (estimate.memory_bytes > p.max_memory_bytes) {
     const double gib = std::ceil(estimate.memory_bytes / (1 << 30));
@@ -100,6 +119,17 @@ void check_resources(const ResourceEstimate& estimate, const Prepared& p) {
                       "), over run.max_cycles = " + std::to_string(p.ctx.engine.max_cycles) +
                       "; make the network or traffic smaller, or raise run.max_cycles (1..2^50)");
   }
+  if (estimate.work > p.max_work) {
+    char work[32], limit[32], suggestion[32];
+    std::snprintf(work, sizeof work, "%.2g", estimate.work);
+    std::snprintf(limit, sizeof limit, "%.2g", p.max_work);
+    std::snprintf(suggestion, sizeof suggestion, "%.0e", std::ceil(estimate.work / std::pow(10.0, std::floor(std::log10(estimate.work)))) *
+                                                          std::pow(10.0, std::floor(std::log10(estimate.work))));
+    throw ConfigError("this run needs about " + std::string(work) + " block evaluations (" + estimate.work_why +
+                      "; " + duration_text(estimate.work / kEvaluationsPerSecond) + " at " +
+                      std::to_string(static_cast<int>(kEvaluationsPerSecond / 1e6)) + " million a second), over run.max_work = " + limit +
+                      "; make the network or traffic smaller, or raise run.max_work (e.g. --set run.max_work=" + suggestion + ")");
+  }
 }
 
 Prepared prepare(Config& cfg) {
@@ -116,6 +146,7 @@ Prepared prepare(Config& cfg) {
   const double period_ns = cfg.real("run.clock_period_ns", 0.001, 1e6);
   p.ctx.engine.period = sc_core::sc_time(period_ns, sc_core::SC_NS);
   p.max_memory_bytes = max_memory(cfg);
+  p.max_work = cfg.real("run.max_work", 1e3, 1e18);
   p.json_path = cfg.text("outputs.json");
   p.vcd_path = cfg.text("outputs.vcd");
   cfg.reject_unknown();
@@ -150,6 +181,9 @@ std::vector<ParamSpec> common_params() {
       {"run.clock_period_ns", "1", "0.001..1e6", "clock period, for waveforms and reports in seconds"},
       {"run.max_memory", "auto", kMaxMemoryAllowed,
        "resource guard: a run whose estimated memory exceeds this is refused before it starts"},
+      {"run.max_work", "1e9", "1e3..1e18",
+       "resource guard: a run whose estimated simulated work (block evaluations, about 2 million a second on one "
+       "core; sim.work_estimate in the JSON) exceeds this is refused before it starts"},
       {"outputs.json", "", "a file path or empty", "write the JSON results here (also --json)"},
       {"outputs.vcd", "", "a file path or empty", "write waveforms here (also --vcd)"},
   };
@@ -287,7 +321,8 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
   for (const std::string& key : cfg.input_file_keys())
     if (const std::string path = cfg.value_text(key); !path.empty()) inputs.emplace_back(key, path);
   check_distinct_files(outputs, inputs);
-  check_resources(p.setup->estimate(), p);
+  const ResourceEstimate estimate = p.setup->estimate();
+  check_resources(estimate, p);
 
   std::unique_ptr<WaveformTracer> tracer;
   if (!p.vcd_path.empty()) {
@@ -325,6 +360,7 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
   experiment->write_results(results);
   results["sim"] = sim_figures(*experiment, engine, wall_seconds);
   results["sim"]["elaboration_seconds"] = elaboration_seconds;
+  if (estimate.work > 0) results["sim"]["work_estimate"] = estimate.work;
   const std::string problem = experiment->problem();
   const int code = problem.empty() ? 0 : 1;
   // The waveform is complete only once its file is closed and in place; a

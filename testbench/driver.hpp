@@ -27,6 +27,7 @@ struct Prepared {
   std::string json_path;
   std::string vcd_path;
   double max_memory_bytes = 0;  // run.max_memory, resolved
+  double max_work = 0;          // run.max_work: block evaluations
 };
 Prepared prepare(Config& cfg);
 

@@ -64,6 +64,12 @@ struct ResourceEstimate {
   double cycles_lower_bound = 0;  // cycles the traffic needs at least; 0 when not known
   std::string what;               // what was counted, e.g. "4194304 routers, 8 ports"
   std::string cycles_why;         // why the traffic needs that many cycles
+  // Simulated work: block evaluations the run is expected to take (blocks
+  // active per cycle x cycles), 0 when not known. run.max_work refuses a run
+  // beyond it before elaboration; sim.work_estimate reports it beside the
+  // measured sim.block_evaluations so the estimate can be calibrated.
+  double work = 0;
+  std::string work_why;           // how it was counted
 };
 
 class ExperimentSetup {

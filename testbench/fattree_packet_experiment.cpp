@@ -281,6 +281,14 @@ ResourceEstimate FatTreeSetup::estimate() const {
     e.cycles_lower_bound = (n - 1) / capacities[0];
     e.cycles_why = "a leaf receives n - 1 packets through a channel of capacity " + std::to_string(capacities[0]);
   }
+  // Work: in the all-to-all collectives every switch and NIC is busy for
+  // at least the bound's cycles; the one-to-all ones are not guarded.
+  if (e.cycles_lower_bound > 0) {
+    e.work = 2.0 * n * e.cycles_lower_bound;
+    e.work_why = std::to_string(static_cast<std::uint64_t>(n - 1)) + " switches and " +
+                 std::to_string(static_cast<std::uint64_t>(n)) + " NICs over at least " +
+                 std::to_string(static_cast<std::uint64_t>(e.cycles_lower_bound)) + " cycles";
+  }
   return e;
 }
 

@@ -153,6 +153,11 @@ ResourceEstimate FracSetup::estimate() const {
   e.cycles_lower_bound = static_cast<double>(k) + static_cast<double>(t) * log_p;
   e.cycles_why = "Sanders & Sibeyn's lower bound (4), k + t log P, with k = " + std::to_string(k) + " units, t = " +
                  std::to_string(t);
+  // Work: every processor's NIC and PE are busy in a pipelined collective,
+  // for at least the lower bound's cycles (the VC routers too, when present).
+  e.work = P * (vc ? 3.0 : 2.0) * e.cycles_lower_bound;
+  e.work_why = std::to_string(processors) + " processors over at least " +
+               std::to_string(static_cast<std::uint64_t>(e.cycles_lower_bound)) + " cycles";
   return e;
 }
 

@@ -105,6 +105,30 @@ TEST(InputChecks, ErrorsInAScenarioFileNameItsLine) {
   expect_rejected("run " + f + " --set router.vcs=abc", "error: router.vcs = abc: expected an integer");
 }
 
+// Valid but huge runs are refused before elaboration, with the estimate and
+// the key to raise; the estimate is calibrated against the evaluations runs
+// actually make (sim.block_evaluations).
+TEST(InputChecks, HugeRunsAreRefusedUpFrontWithTheirWorkEstimate) {
+  expect_rejected("run " + kMesh + " --set network.k=256", "block evaluations (65536 routers and 65536 nodes");
+  expect_rejected("run " + kMesh + " --set network.k=256", "over run.max_work = 1e+09");
+  expect_rejected("run " + kMesh + " --set run.max_cycles=1125899906842624 --set measure.cycles=1099511627776",
+                  "raise run.max_work");
+  expect_rejected("run " + kMesh + " --set run.max_work=1e3", "over run.max_work = 1e+03");
+  const std::string te = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/fattree_cbft16_total_exchange.yaml";
+  for (const std::string& run : {"run " + kMesh, "run " + kMesh + " --set network.topology=torus", "run " + te}) {
+    SCOPED_TRACE(run);
+    const std::string json = scratch_dir() + "/w.json";
+    const CommandResult r = run_icnsim(run + " --quiet --json " + json);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto sim = nlohmann::ordered_json::parse(read_file(json))["sim"];
+    const double estimate = sim["work_estimate"].get<double>(), measured = sim["block_evaluations"].get<double>();
+    // An upper estimate for open-loop traffic (every period it may run), and
+    // within a small factor of what the runs measured.
+    EXPECT_GE(estimate, measured);
+    EXPECT_LE(estimate, 4 * measured);
+  }
+}
+
 TEST(InputChecks, VersionPrintsTheProjectVersion) {
   const CommandResult r = run_icnsim("--version");
   EXPECT_EQ(r.exit_code, 0) << r.err;

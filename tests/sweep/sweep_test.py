@@ -376,6 +376,7 @@ base:
   traffic: {collective: total_exchange}
 zip:                         # a quick point, then two of about 40 s each
   - {network.leaves: [64, 4096, 4096], seed: [1, 1, 2]}
+set: {run.max_work: 1e18}    # long on purpose: past the resource guard
 """
 
 
