@@ -79,12 +79,17 @@ def corpus_cases(source, temp, generated):
                 os.makedirs(os.path.join(case_temp, "dir.vcd"), exist_ok=True)
             words = []
             limit = LIMIT_AS
+            expect = None
             raw = shlex.split(args)
             i = 0
             while i < len(raw):
                 w = raw[i]
                 if w == "--limit-as":
                     limit = int(raw[i + 1].replace("MiB", "")) << 20
+                    i += 2
+                    continue
+                if w == "--expect-exit":  # the case must end with this exit code
+                    expect = int(raw[i + 1])
                     i += 2
                     continue
                 for k, v in subst.items():
@@ -95,7 +100,7 @@ def corpus_cases(source, temp, generated):
                         w = vf.read()
                 words.append(unescape(w))
                 i += 1
-            cases.append((name, words, limit))
+            cases.append((name, words, limit, expect))
     return cases
 
 
@@ -138,6 +143,7 @@ def generated_cases(icnsim, source, count, seed):
     common, per_type = family_keys(icnsim)
     scen = os.path.join(source, "testbench", "scenarios")
     bases = {"fattree_packet": ["fattree_cbft16_total_exchange.yaml", "fattree_cbft32_flooding.yaml"],
+             "vc": ["mesh8x8_uniform.yaml", "torus8x8_uniform.yaml"],
              "fattree_bitserial": ["fattree_bitserial_8_waveform.yaml"],
              "torus": ["torus_global_3d.yaml"],
              "ibt": ["ibt_table1_line.yaml", "ibt_table1_rect.yaml"]}
@@ -156,7 +162,7 @@ def generated_cases(icnsim, source, count, seed):
         keys = [k for k in per_type[t] + common if not k.startswith("outputs.")]
         for _ in range(rng.randint(1, 3)):
             argv += ["--set", rng.choice(keys) + "=" + rng.choice(BAD_VALUES)]
-        cases.append(("gen-%03d-%s" % (i, t), argv, LIMIT_AS))
+        cases.append(("gen-%03d-%s" % (i, t), argv, LIMIT_AS, None))
     return cases
 
 
@@ -164,7 +170,7 @@ SANITIZED = False  # AddressSanitizer reserves terabytes of address space: no RL
 
 
 def run_case(icnsim, case):
-    name, argv, limit = case
+    name, argv, limit, expect = case
 
     def limits():
         if not SANITIZED:
@@ -186,6 +192,8 @@ def run_case(icnsim, case):
         problems.append("killed by signal %d" % -code)
     elif code not in (0, 1, 2):
         problems.append("exit code %d (allowed: 0, 1, 2)" % code)
+    elif expect is not None and code != expect:
+        problems.append("exit code %d (this case must exit %d)" % (code, expect))
     text = err.decode("utf-8", "replace")
     if code == 2:
         if text.count("\n") != 1 or not text.endswith("\n"):
