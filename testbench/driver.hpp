@@ -54,6 +54,9 @@ extern const char* const kVersion;
 
 // `icnsim list`.
 void list_kinds(std::ostream& out);
+// The same as a Markdown key reference (docs/keys.md is this output; a test
+// keeps the two equal).
+void list_kinds_markdown(std::ostream& out);
 
 // The keys every scenario has (seed, network.type, run.*, outputs.*).
 std::vector<ParamSpec> common_params();

@@ -97,6 +97,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--vcd", request.vcd_path, "write a VCD waveform to FILE (open with gtkwave)");
   run->add_flag("--quiet", request.quiet, "print nothing but errors");
   auto* list = app.add_subcommand("list", "list network types, traffic and their parameters");
+  bool markdown = false;
+  list->add_flag("--markdown", markdown, "print the key reference as Markdown (docs/keys.md)");
   app.add_subcommand("sweep", "run a parameter sweep: icnsim sweep SWEEP.yaml [--backend local|slurm] "
                               "[--jobs N] [--out DIR] [--dry-run] (docs/sweeps.md)");
 
@@ -123,7 +125,8 @@ int sc_main(int argc, char* argv[]) {
   sigaction(SIGTERM, &action, nullptr);
   try {
     if (list->parsed()) {
-      icn::list_kinds(std::cout);
+      if (markdown) icn::list_kinds_markdown(std::cout);
+      else icn::list_kinds(std::cout);
       leave(0);
     }
     if (run->parsed()) leave(icn::run_scenario(request, std::cout));
