@@ -25,11 +25,12 @@ struct IntParam {
   std::string help;
   std::string rule = "";     // a further condition, said before the range ("a power of two")
   std::string allowed = "";  // replaces the generated text when the range depends on other keys ("0..n-1")
+  std::string applies = "";  // when the key applies, if not always (ParamSpec::applies)
 
   ParamSpec spec() const {
     std::string text = allowed;
     if (text.empty()) text = (rule.empty() ? "" : rule + ", ") + std::to_string(lo) + ".." + std::to_string(hi);
-    return {key, std::to_string(fallback), text, help};
+    return {key, std::to_string(fallback), text, help, applies};
   }
   // Declares the key, then reads it within [lo, hi].
   std::int64_t read(Config& cfg) const { return read(cfg, lo, hi); }
@@ -47,8 +48,9 @@ struct RealParam {
   double hi;
   std::string help;
   std::string allowed;
+  std::string applies = "";
 
-  ParamSpec spec() const { return {key, fallback, allowed, help}; }
+  ParamSpec spec() const { return {key, fallback, allowed, help, applies}; }
   double read(Config& cfg) const {
     cfg.declare({spec()});
     return cfg.real(key, lo, hi);
@@ -59,8 +61,9 @@ struct BoolParam {
   std::string key;
   bool fallback;
   std::string help;
+  std::string applies = "";
 
-  ParamSpec spec() const { return {key, fallback ? "true" : "false", "true|false", help}; }
+  ParamSpec spec() const { return {key, fallback ? "true" : "false", "true|false", help, applies}; }
   bool read(Config& cfg) const {
     cfg.declare({spec()});
     return cfg.boolean(key);
@@ -72,8 +75,9 @@ struct ChoiceParam {
   std::string fallback;
   std::vector<std::string> choices;
   std::string help;
+  std::string applies = "";
 
-  ParamSpec spec() const { return {key, fallback, join_choices(choices), help}; }
+  ParamSpec spec() const { return {key, fallback, join_choices(choices), help, applies}; }
   std::string read(Config& cfg) const {
     cfg.declare({spec()});
     return cfg.choice(key, choices);
@@ -87,8 +91,9 @@ struct RawParam {
   std::string fallback;  // YAML text
   std::string allowed;
   std::string help;
+  std::string applies = "";
 
-  ParamSpec spec() const { return {key, fallback, allowed, help}; }
+  ParamSpec spec() const { return {key, fallback, allowed, help, applies}; }
   YAML::Node read(Config& cfg) const {
     cfg.declare({spec()});
     return cfg.node(key);

@@ -60,11 +60,12 @@ std::vector<ParamSpec> nic_params() {
 const ChoiceParam kPattern{"traffic.pattern", "permutation", {"permutation", "random", "all_to_one", "pairs"},
                            "the message set M"};
 const RawParam kLoadFactor{"traffic.load_factor", "2", "a number with 1/c_1 <= X <= the tree's largest possible load factor",
-                           "random: keep random pairs while every channel stays at load <= floor(X cap(c))"};
+                           "random: keep random pairs while every channel stays at load <= floor(X cap(c))",
+                           "traffic.pattern=random"};
 const IntParam kRoot{"traffic.root", 0, 0, kMaxProcessors - 1, "all_to_one: the processor every other one sends to", "",
-                     "0..n-1"};
+                     "0..n-1", "traffic.pattern=all_to_one"};
 const RawParam kPairs{"traffic.pairs", "[]", "a list of [source, destination] pairs, 0..n-1, source != destination",
-                      "pairs: the message set; a pair listed k times is k messages"};
+                      "pairs: the message set; a pair listed k times is k messages", "traffic.pattern=pairs"};
 
 std::vector<ParamSpec> traffic_params() { return {kPattern.spec(), kLoadFactor.spec(), kRoot.spec(), kPairs.spec()}; }
 

@@ -31,12 +31,16 @@ const RawParam kFailedLinks{"network.failed_links", "[]", "list of channels like
 
 const ChoiceParam kCollective{"traffic.collective", "broadcast", fattree::collective_names(),
                               "the collective operation every processing element takes part in"};
-const IntParam kRoot{"traffic.root", 0, 0, (1 << 20) - 1, "source of broadcast and scatter, sink of gather", "", "0..n-1"};
-const BoolParam kPipelined{"traffic.pipelined", true, "total exchange: overlap consecutive phases"};
+const IntParam kRoot{"traffic.root", 0, 0, (1 << 20) - 1, "source of broadcast and scatter, sink of gather", "", "0..n-1",
+                     "traffic.collective=broadcast, scatter or gather"};
+const BoolParam kPipelined{"traffic.pipelined", true, "total exchange: overlap consecutive phases",
+                           "traffic.collective=total_exchange"};
 const ChoiceParam kSchedule{"traffic.schedule", "auto", {"auto", "cbft", "ebft", "general"},
-                            "total exchange schedule; auto = cbft or ebft for those presets, else general"};
+                            "total exchange schedule; auto = cbft or ebft for those presets, else general",
+                            "traffic.collective=total_exchange"};
 const IntParam kPipelineGap{"traffic.pipeline_gap", 3, 1, 64,
-                            "total exchange, pipelined: steps from a phase's last dispatch to the next phase's first"};
+                            "total exchange, pipelined: steps from a phase's last dispatch to the next phase's first", "", "",
+                            "traffic.collective=total_exchange with traffic.pipelined=true"};
 
 std::vector<ParamSpec> network_params() {
   return {kLeaves.spec(), kCapacities.spec(), kLinkLatency.spec(), kFailedLinks.spec(), swap_ejection_param("leaves")};

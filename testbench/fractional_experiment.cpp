@@ -65,11 +65,14 @@ std::vector<ParamSpec> traffic_params() {
       {"traffic.packets", "8", "1..1048576 (a multiple of r), or auto", "s: packets per message"},
       {"traffic.message_units", "64", "1..2^40, at least s", "k: message length in units (one unit per cycle per link)"},
       {"traffic.root", "0", "0..P-1", "the broadcasting (or reducing) PU"},
-      {"traffic.operator", "sum", "sum|max|matrix", "reduction operator (matrix: 2x2 product mod 65521, not commutative)"},
-      {"traffic.tuning", "exhaustive", "exhaustive|fast|paper", "how auto chooses r and s (the others are reported beside)"},
+      {"traffic.operator", "sum", "sum|max|matrix", "reduction operator (matrix: 2x2 product mod 65521, not commutative)",
+       "traffic.collective=reduction"},
+      {"traffic.tuning", "exhaustive", "exhaustive|fast|paper", "how auto chooses r and s (the others are reported beside)",
+       "traffic.packets=auto"},
       {"traffic.embedding", "rank_order", "rank_order|modules (hier_crossbar, binary or fractional)",
        "where tree ranks go: in rank order over the modules, or the paper's section-4 embedding (a global binary tree "
-       "of one group per module, local fractional trees)"},
+       "of one group per module, local fractional trees)",
+       "network.type=hier_crossbar or vc"},
   };
 }
 
@@ -91,7 +94,8 @@ std::vector<ParamSpec> nic_params(bool vc = false) {
       {"nic.simplex_schedule", "couples", "couples|direct",
        "simplex: couples of PUs emulate the duplex program in two sub-steps, or direct: every PU runs the duplex "
        "program with each line split into its two halves, ordered by a lock-step timetable compiled before the run "
-       "(a run of r packets in 2r + 1 steps)"},
+       "(a run of r packets in 2r + 1 steps)",
+       "nic.model=simplex"},
   };
 }
 

@@ -36,7 +36,8 @@ const ChoiceParam kReplicatorModel{"network.replicator_model", "behavioral", {"b
                                    "the replicator's model: the C++ one or the Verilated RTL"};
 const ChoiceParam kReplicatorMode{"network.replicator_mode", "lockstep", {"lockstep", "buffered"},
                                   "lockstep: a flit advances when every branch has a credit; buffered: a FIFO per branch"};
-const IntParam kReplicatorDepth{"network.replicator_depth", 4, 1, 1024, "flits per branch FIFO (buffered)"};
+const IntParam kReplicatorDepth{"network.replicator_depth", 4, 1, 1024, "flits per branch FIFO (buffered)", "", "",
+                                "network.replication=true with network.replicator_mode=buffered"};
 const RawParam kFlitBytes{"network.flit_bytes", "8", "1..4096 bytes, one value or a list with one per level",
                           "W_l: bytes per flit; a message of S bytes from level l is ceil(S/W_l) flits"};
 const IntParam kLinkLatency{"network.link_latency", 1, 1, 64, "lambda: cycles for a flit to cross a link"};
@@ -62,14 +63,16 @@ const ChoiceParam kAlgorithm{"traffic.algorithm", "hybrid", {"brute_force", "hyb
                              "brute_force: the source sends to every destination; hybrid: to sub-mesh roots, then "
                              "binary trees; multicast: through the replication hardware"};
 const RawParam kSubmesh{"traffic.submesh", "best", "[p2,q2] powers of two dividing r2 x c2, or best",
-                        "level-2 sub-mesh; best runs every shape in turn and reports the fastest"};
+                        "level-2 sub-mesh; best runs every shape in turn and reports the fastest",
+                        "traffic.algorithm=hybrid or multicast"};
 const IntParam kBytes{"traffic.message_bytes", 1024, 0, std::int64_t{1} << 30, "S: bytes at each final destination"};
 const RawParam kSource{"traffic.source", "[0,0,1]", "[row,col,1]: a processor of level 1",
                        "the source of a broadcast or scatter, the sink of a gather"};
 const ChoiceParam kDestinations{"traffic.destinations", "level2", {"level2", "all"},
                                 "level2: the processors of level 2; all: of both levels"};
 const ChoiceParam kFinalSizes{"traffic.final_sizes", "equal", {"equal", "scaled"},
-                              "scatter/gather to all: level-1 pieces are S (equal) or Q S (scaled) bytes"};
+                              "scatter/gather to all: level-1 pieces are S (equal) or Q S (scaled) bytes",
+                              "a scatter or gather with traffic.destinations=all"};
 
 struct HpamSetup : ExperimentSetup {
   std::vector<hpam::LevelShape> levels;

@@ -49,9 +49,10 @@ std::vector<ParamSpec> traffic_params() {
        "broadcast along a line, over a rectangle, to all nodes, or none (topology metrics only)"},
       {"traffic.packets", "32", "1..4096", "k: packets in the broadcast message"},
       {"traffic.source", "0", "a node id, or a list of d coordinates", "the broadcasting node s"},
-      {"traffic.dimension", "1", "1..d", "line_broadcast: the dimension of the line"},
+      {"traffic.dimension", "1", "1..d", "line_broadcast: the dimension of the line", "traffic.collective=line_broadcast"},
       {"traffic.dimensions", "[1,2]", "two distinct dimensions 1..d",
-       "rect_broadcast: the rectangle's dimensions (the first is colour 1's first line)"},
+       "rect_broadcast: the rectangle's dimensions (the first is colour 1's first line)",
+       "traffic.collective=rect_broadcast"},
       {"traffic.pattern", "3", "0..15, a list with one per colour, best or favourable",
        "packet-sending pattern rRLl of the source's links (bit 3 r, 2 R, 1 L, 0 l; 1 = reverse order); "
        "best tries 0..7 (line) or 1,3,5,7 (colours), favourable tries 1,3,5,7, and both report the fastest"},
