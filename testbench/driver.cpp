@@ -18,6 +18,7 @@
 #include <cstdio>
 
 #include "models/host.hpp"
+#include "models/params.hpp"
 #include "testbench/output_file.hpp"
 
 namespace icn {
@@ -132,21 +133,45 @@ void check_resources(const ResourceEstimate& estimate, const Prepared& p) {
   }
 }
 
+namespace {
+
+// The keys every network has, each declared once with its range (the spec
+// that validates a run is the one `icnsim list` and docs/keys.md show).
+const IntParam kSeed{"seed", 1, 0, std::numeric_limits<std::int64_t>::max(),
+                     "scenario seed; every random stream derives from it", "", "0..2^63-1"};
+const IntParam kMaxCycles{"run.max_cycles", 10000000, 1, std::int64_t{1} << 50,
+                          "stop (and fail) if the traffic is not done by then", "", "1..2^50"};
+const IntParam kWatchdogCycles{"run.watchdog_cycles", 10000, 1, std::int64_t{1} << 40,
+                               "stall watchdog: cycles without progress while traffic is held (a packet or flit moving; "
+                               "on the bit-serial tree, a message acknowledged, at least two delivery cycles)",
+                               "", "1..2^40"};
+const ChoiceParam kScheduler{"run.scheduler", "engine", {"engine", "per_block_methods"},
+                             "engine: one SC_METHOD per network evaluates only blocks with work; per_block_methods: "
+                             "one SC_METHOD per block every cycle (the simple scheme, for comparison)"};
+const RealParam kClockPeriod{"run.clock_period_ns", "1", 0.001, 1e6,
+                             "clock period, for waveforms and reports in seconds", "0.001..1e6"};
+const RealParam kMaxWork{"run.max_work", "1e9", 1e3, 1e18,
+                         "resource guard: a run whose estimated simulated work (block evaluations, about 2 million a "
+                         "second on one core; sim.work_estimate in the JSON) exceeds this is refused before it starts",
+                         "1e3..1e18"};
+
+}  // namespace
+
 Prepared prepare(Config& cfg) {
   Prepared p;
   cfg.declare(common_params());
-  p.ctx.seed = static_cast<std::uint64_t>(cfg.integer("seed", 0, std::numeric_limits<std::int64_t>::max()));
+  p.ctx.seed = static_cast<std::uint64_t>(kSeed.read(cfg));
   const std::string type = cfg.choice("network.type", kind_names());
   const auto& kinds = network_kinds();
   const auto kind = std::find_if(kinds.begin(), kinds.end(), [&](const NetworkKind& k) { return k.type == type; });
   p.setup = kind->configure(cfg);
-  p.ctx.engine.max_cycles = static_cast<Cycle>(cfg.integer("run.max_cycles", 1, std::int64_t{1} << 50));
-  p.ctx.engine.watchdog_cycles = static_cast<Cycle>(cfg.integer("run.watchdog_cycles", 1, std::int64_t{1} << 40));
-  p.ctx.engine.per_block_methods = cfg.choice("run.scheduler", {"engine", "per_block_methods"}) == "per_block_methods";
-  const double period_ns = cfg.real("run.clock_period_ns", 0.001, 1e6);
+  p.ctx.engine.max_cycles = static_cast<Cycle>(kMaxCycles.read(cfg));
+  p.ctx.engine.watchdog_cycles = static_cast<Cycle>(kWatchdogCycles.read(cfg));
+  p.ctx.engine.per_block_methods = kScheduler.read(cfg) == "per_block_methods";
+  const double period_ns = kClockPeriod.read(cfg);
   p.ctx.engine.period = sc_core::sc_time(period_ns, sc_core::SC_NS);
   p.max_memory_bytes = max_memory(cfg);
-  p.max_work = cfg.real("run.max_work", 1e3, 1e18);
+  p.max_work = kMaxWork.read(cfg);
   p.json_path = cfg.text("outputs.json");
   p.vcd_path = cfg.text("outputs.vcd");
   cfg.reject_unknown();
@@ -169,21 +194,15 @@ nlohmann::ordered_json sim_figures(const Experiment& e, const CycleEngine& engin
 
 std::vector<ParamSpec> common_params() {
   return {
-      {"seed", "1", "0..2^63-1", "scenario seed; every random stream derives from it"},
+      kSeed.spec(),
       {"network.type", "fattree_packet", join_choices(kind_names()), "the network family"},
-      {"run.max_cycles", "10000000", "1..2^50", "stop (and fail) if the traffic is not done by then"},
-      {"run.watchdog_cycles", "10000", "1..2^40",
-       "stall watchdog: cycles without progress while traffic is held (a packet or flit moving; on the bit-serial "
-       "tree, a message acknowledged, at least two delivery cycles)"},
-      {"run.scheduler", "engine", "engine|per_block_methods",
-       "engine: one SC_METHOD per network evaluates only blocks with work; per_block_methods: "
-       "one SC_METHOD per block every cycle (the simple scheme, for comparison)"},
-      {"run.clock_period_ns", "1", "0.001..1e6", "clock period, for waveforms and reports in seconds"},
+      kMaxCycles.spec(),
+      kWatchdogCycles.spec(),
+      kScheduler.spec(),
+      kClockPeriod.spec(),
       {"run.max_memory", "auto", kMaxMemoryAllowed,
        "resource guard: a run whose estimated memory exceeds this is refused before it starts"},
-      {"run.max_work", "1e9", "1e3..1e18",
-       "resource guard: a run whose estimated simulated work (block evaluations, about 2 million a second on one "
-       "core; sim.work_estimate in the JSON) exceeds this is refused before it starts"},
+      kMaxWork.spec(),
       {"outputs.json", "", "a file path or empty", "write the JSON results here (also --json)"},
       {"outputs.vcd", "", "a file path or empty", "write waveforms here (also --vcd)"},
   };
