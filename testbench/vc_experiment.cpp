@@ -9,6 +9,7 @@
 
 #include "models/ledger.hpp"
 #include "models/open_loop.hpp"
+#include "models/params.hpp"
 #include "models/packet.hpp"
 #include "models/stats.hpp"
 #include "models/wiring_fault.hpp"
@@ -27,64 +28,112 @@ namespace {
 
 using vc::TopologyKind;
 
+// Every key is declared once, with its range: the spec that `icnsim list`
+// and docs/keys.md show is the one that validates (models/params.hpp).
+// Keys with a union type (a number or a list) stay raw specs, read below.
+const ChoiceParam kPreset{"preset", "none", {"none", "booksim"},
+                          "booksim: every key below that the scenario does not give takes BookSim 2's default "
+                          "(iq router, docs/vc_router.md)"};
+const ChoiceParam kTopology{"network.topology", "mesh", {"mesh", "torus", "fattree"},
+                            "k-ary n-dimensional mesh or torus, or the binary fat tree"};
+const IntParam kK{"network.k", 8, 2, 256,
+                  "mesh/torus: routers per dimension (a list: per dimension, x first; network.n is its length)", "",
+                  "2..256, or with traffic.collective a list of sides [k0, k1, ...]", "network.topology=mesh or torus"};
+const IntParam kN{"network.n", 2, 1, 3, "mesh/torus: dimensions", "", "", "network.topology=mesh or torus"};
+const IntParam kLeaves{"network.leaves", 16, 2, 65536, "fattree: processing nodes n at the leaves", "",
+                       "2..65536, a power of two", "network.topology=fattree"};
+const IntParam kLinkLatency{"network.link_latency", 1, 1, 64, "cycles for a flit (or credit) to cross a link"};
+const IntParam kVcs{"router.vcs", 2, 1, 16, "virtual channels per input port", "", "1..16 (ports x vcs <= 4096)"};
+const IntParam kBufferDepth{"router.buffer_depth", 4, 1, 1024, "flits of buffer per VC"};
+const ChoiceParam kRouting{"router.routing", "dor", {"dor", "adaptive"},
+                           "dor: dimension order (datelines on the torus; up*/down* on the fat tree); adaptive: "
+                           "west-first, 2-D mesh only"};
+const BoolParam kDateline{"router.dateline", true, "torus: split the VCs into dateline classes (false can deadlock)",
+                          "network.topology=torus"};
+const IntParam kRoutingDelay{"router.routing_delay", 1, 1, 16, "route computation stage, cycles"};
+const IntParam kVcAllocDelay{"router.vc_alloc_delay", 1, 1, 16, "VC allocation stage, cycles"};
+const IntParam kSwAllocDelay{"router.sw_alloc_delay", 1, 1, 16, "switch allocation stage, cycles"};
+const IntParam kStDelay{"router.st_delay", 1, 1, 16, "switch traversal stage, cycles"};
+const IntParam kCreditDelay{"router.credit_delay", 0, 0, 64, "extra cycles before a freed buffer entry's credit leaves"};
+const ChoiceParam kVcAllocator{"router.vc_allocator", "islip", {"islip", "round_robin"},
+                               "separable input-first VC allocator"};
+const IntParam kAllocIterations{"router.alloc_iterations", 1, 1, 8, "iSLIP iterations of the VC allocator"};
+
+const RealParam kInjectionRate{"traffic.injection_rate", "0.05", 0, 1, "offered load in flits per node per cycle",
+                               "0..1 (flits/node/cycle; packets/node/cycle <= 1)", "traffic.pattern other than trace"};
+const BoolParam kSelfTraffic{"traffic.self_traffic", true, "uniform: a node may draw itself (BookSim: true)"};
+const ChoiceParam kInjection{"traffic.injection", "bernoulli", {"bernoulli", "onoff"}, "injection process"};
+const RealParam kBurstAlpha{"traffic.burst_alpha", "0.1", 0, 1, "on/off: probability per cycle of turning on",
+                            "0 < alpha <= 1", "traffic.injection=onoff"};
+const RealParam kBurstBeta{"traffic.burst_beta", "0.1", 0, 1, "on/off: probability per cycle of turning off",
+                           "0 < beta <= 1", "traffic.injection=onoff"};
+const RealParam kHotspotFraction{"traffic.hotspot_fraction", "0.1", 0, 1,
+                                 "hotspot: fraction of packets sent to a hotspot node", "0..1", "traffic.pattern=hotspot"};
+const IntParam kSamplePeriod{"measure.sample_period", 1000, 1, 1000000000, "cycles per sample period", "", "1..10^9"};
+const IntParam kWarmupPeriods{"measure.warmup_periods", 0, 0, 1000, "warm-up periods; 0 = until latency is steady"};
+const IntParam kMaxSamples{"measure.max_samples", 10, 1, 10000,
+                           "sample periods of measurement before giving up converging"};
+const RealParam kLatencyThreshold{"measure.latency_threshold", "500", 1, 1e9,
+                                  "average latency above which the run is unstable", "1..10^9"};
+const RealParam kStoppingThreshold{"measure.stopping_threshold", "0.05", 0, 1,
+                                   "relative change of latency that counts as converged", "0..1"};
+const IntParam kMeasureCycles{"measure.cycles", 0, 0, std::int64_t{1} << 40,
+                              "0: warm-up/measure/drain phases; > 0: measure every packet created in cycles 1..cycles "
+                              "(no warm-up)",
+                              "", "0..2^40"};
+const BoolParam kDrainAll{"measure.drain_all", true,
+                          "after the measured packets, stop the sources and drain every packet"};
+
 std::vector<ParamSpec> network_params() {
   return {
-      {"preset", "none", "none|booksim",
-       "booksim: every key below that the scenario does not give takes BookSim 2's default "
-       "(iq router, docs/vc_router.md)"},
-      {"network.topology", "mesh", "mesh|torus|fattree", "k-ary n-dimensional mesh or torus, or the binary fat tree"},
-      {"network.k", "8", "2..256, or with traffic.collective a list of sides [k0, k1, ...]",
-       "mesh/torus: routers per dimension (a list: per dimension, x first; network.n is its length)",
-       "network.topology=mesh or torus"},
-      {"network.n", "2", "1..3", "mesh/torus: dimensions", "network.topology=mesh or torus"},
-      {"network.leaves", "16", "2..65536, a power of two", "fattree: processing nodes n at the leaves", "network.topology=fattree"},
+      kPreset.spec(),
+      kTopology.spec(),
+      kK.spec(),
+      kN.spec(),
+      kLeaves.spec(),
       {"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, c1 = 1",
        "fattree: branch capacities c_l between levels l-1 and l (physical links, as network.type=fattree_packet)",
        "network.topology=fattree"},
-      {"network.link_latency", "1", "1..64", "cycles for a flit (or credit) to cross a link"},
+      kLinkLatency.spec(),
       {"network.failed_links", "[]",
        "list of links like nic3.up, r3_3.x+ (router r3_3's output toward x+), r2_1.down0, r1_0.up (fat tree)",
        "links that never carry a flit (fault injection: the run ends unverified, naming where traffic waits)"},
       swap_ejection_param(),
-      {"router.vcs", "2", "1..16 (ports x vcs <= 4096)", "virtual channels per input port"},
-      {"router.buffer_depth", "4", "1..1024", "flits of buffer per VC"},
-      {"router.routing", "dor", "dor|adaptive",
-       "dor: dimension order (datelines on the torus; up*/down* on the fat tree); adaptive: west-first, 2-D mesh only"},
-      {"router.dateline", "true", "true|false", "torus: split the VCs into dateline classes (false can deadlock)",
-       "network.topology=torus"},
-      {"router.routing_delay", "1", "1..16", "route computation stage, cycles"},
-      {"router.vc_alloc_delay", "1", "1..16", "VC allocation stage, cycles"},
-      {"router.sw_alloc_delay", "1", "1..16", "switch allocation stage, cycles"},
-      {"router.st_delay", "1", "1..16", "switch traversal stage, cycles"},
-      {"router.credit_delay", "0", "0..64", "extra cycles before a freed buffer entry's credit leaves"},
-      {"router.vc_allocator", "islip", "islip|round_robin", "separable input-first VC allocator"},
-      {"router.alloc_iterations", "1", "1..8", "iSLIP iterations of the VC allocator"},
+      kVcs.spec(),
+      kBufferDepth.spec(),
+      kRouting.spec(),
+      kDateline.spec(),
+      kRoutingDelay.spec(),
+      kVcAllocDelay.spec(),
+      kSwAllocDelay.spec(),
+      kStDelay.spec(),
+      kCreditDelay.spec(),
+      kVcAllocator.spec(),
+      kAllocIterations.spec(),
   };
 }
 
 std::vector<ParamSpec> traffic_params() {
   return {
       {"traffic.pattern", "uniform", join_choices(pattern_names()), "destination pattern"},
-      {"traffic.injection_rate", "0.05", "0..1 (flits/node/cycle; packets/node/cycle <= 1)",
-       "offered load in flits per node per cycle", "traffic.pattern other than trace"},
+      kInjectionRate.spec(),
       {"traffic.packet_size", "4", "1..65536, or a list of sizes", "packet length in flits"},
       {"traffic.packet_size_weights", "[]", "list of weights > 0, one per size (empty: equal)",
        "probabilities of the sizes in traffic.packet_size", "traffic.packet_size given as a list"},
-      {"traffic.self_traffic", "true", "true|false", "uniform: a node may draw itself (BookSim: true)"},
-      {"traffic.injection", "bernoulli", "bernoulli|onoff", "injection process"},
-      {"traffic.burst_alpha", "0.1", "0 < alpha <= 1", "on/off: probability per cycle of turning on", "traffic.injection=onoff"},
-      {"traffic.burst_beta", "0.1", "0 < beta <= 1", "on/off: probability per cycle of turning off", "traffic.injection=onoff"},
-      {"traffic.hotspot_fraction", "0.1", "0..1", "hotspot: fraction of packets sent to a hotspot node", "traffic.pattern=hotspot"},
+      kSelfTraffic.spec(),
+      kInjection.spec(),
+      kBurstAlpha.spec(),
+      kBurstBeta.spec(),
+      kHotspotFraction.spec(),
       {"traffic.hotspot_nodes", "[0]", "list of nodes 0..N-1", "hotspot: the hotspot nodes", "traffic.pattern=hotspot"},
       {"traffic.trace_file", "", "a file of 'cycle source destination size' lines", "trace: the trace", "traffic.pattern=trace"},
-      {"measure.sample_period", "1000", "1..10^9", "cycles per sample period"},
-      {"measure.warmup_periods", "0", "0..1000", "warm-up periods; 0 = until latency is steady"},
-      {"measure.max_samples", "10", "1..10000", "sample periods of measurement before giving up converging"},
-      {"measure.latency_threshold", "500", "1..10^9", "average latency above which the run is unstable"},
-      {"measure.stopping_threshold", "0.05", "0..1", "relative change of latency that counts as converged"},
-      {"measure.cycles", "0", "0..2^40", "0: warm-up/measure/drain phases; > 0: measure every packet "
-                                         "created in cycles 1..cycles (no warm-up)"},
-      {"measure.drain_all", "true", "true|false", "after the measured packets, stop the sources and drain every packet"},
+      kSamplePeriod.spec(),
+      kWarmupPeriods.spec(),
+      kMaxSamples.spec(),
+      kLatencyThreshold.spec(),
+      kStoppingThreshold.spec(),
+      kMeasureCycles.spec(),
+      kDrainAll.spec(),
   };
 }
 
@@ -141,7 +190,7 @@ struct VcSetup : ExperimentSetup {
 // network.leaves and network.capacities, with the packet fat tree's syntax
 // and presets (models/fat_tree.hpp).
 void read_fat_tree(Config& cfg, VcSetup& s) {
-  const std::int64_t leaves = cfg.integer("network.leaves", 2, 65536);
+  const std::int64_t leaves = kLeaves.read(cfg);
   if ((leaves & (leaves - 1)) != 0) cfg.fail("network.leaves", "must be a power of two, 2..65536");
   while ((std::int64_t{1} << s.height) < leaves) ++s.height;
   const YAML::Node caps = cfg.node("network.capacities");
@@ -215,12 +264,12 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   const bool collective = cfg.given("traffic.collective");
   cfg.declare(network_params());
   if (!collective) cfg.declare(traffic_params());
-  if (cfg.choice("preset", {"none", "booksim"}) == "booksim")
+  if (kPreset.read(cfg) == "booksim")
     for (const auto& [key, value] : booksim_preset())
       if (!cfg.given(key) && (!collective || (key.rfind("traffic.", 0) != 0 && key.rfind("measure.", 0) != 0)))
         cfg.apply_preset(key, value);
 
-  const std::string topology = cfg.choice("network.topology", {"mesh", "torus", "fattree"});
+  const std::string topology = kTopology.read(cfg);
   s->topology = topology == "torus" ? TopologyKind::kTorus : TopologyKind::kMesh;
   s->fattree = topology == "fattree";
   double routers = 0;
@@ -241,13 +290,13 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
                               "give one k, 2..256");
       for (auto side : cfg.integer_list("network.k", 2, 256)) s->sides.push_back(static_cast<unsigned>(side));
       if (s->sides.empty() || s->sides.size() > 3) cfg.fail("network.k", "a list of 1..3 sides, each 2..256");
-      if (cfg.given("network.n") && cfg.integer("network.n", 1, 3) != static_cast<std::int64_t>(s->sides.size()))
+      if (cfg.given("network.n") && kN.read(cfg) != static_cast<std::int64_t>(s->sides.size()))
         cfg.fail("network.n", "must equal the number of sides in network.k (" + std::to_string(s->sides.size()) + ")");
       s->k = s->sides[0];
       s->n = static_cast<unsigned>(s->sides.size());
     } else {
-      s->k = static_cast<unsigned>(cfg.integer("network.k", 2, 256));
-      s->n = static_cast<unsigned>(cfg.integer("network.n", 1, 3));
+      s->k = static_cast<unsigned>(kK.read(cfg));
+      s->n = static_cast<unsigned>(kN.read(cfg));
       s->sides.assign(s->n, s->k);
     }
     routers = 1;
@@ -255,9 +304,9 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     if (routers > (1 << 20)) cfg.fail("network.k", "k^n must be at most 1048576 routers");
     max_ports = 2 * s->n + 1;
   }
-  s->net.link_latency = static_cast<unsigned>(cfg.integer("network.link_latency", 1, 64));
+  s->net.link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
   auto& r = s->net.router;
-  r.vcs = static_cast<unsigned>(cfg.integer("router.vcs", 1, 16));
+  r.vcs = static_cast<unsigned>(kVcs.read(cfg));
   // The shared router's allocators take any number of requesters; its state
   // is bounded per router (vc::kMaxRouterInputVcs).
   if (max_ports * r.vcs > vc::kMaxRouterInputVcs)
@@ -265,12 +314,12 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
              "ports x vcs must be <= " + std::to_string(vc::kMaxRouterInputVcs) + " (largest router: " +
                  std::to_string(max_ports) + " ports, " +
                  std::to_string(r.vcs) + " VCs)");
-  r.buffer_depth = static_cast<unsigned>(cfg.integer("router.buffer_depth", 1, 1024));
-  s->adaptive = cfg.choice("router.routing", {"dor", "adaptive"}) == "adaptive";
+  r.buffer_depth = static_cast<unsigned>(kBufferDepth.read(cfg));
+  s->adaptive = kRouting.read(cfg) == "adaptive";
   if (s->adaptive && (s->fattree || s->topology != TopologyKind::kMesh || s->n != 2))
     cfg.fail("router.routing", "adaptive (west-first) needs network.topology=mesh and network.n=2; use dor");
   if (s->topology == TopologyKind::kTorus && !s->fattree) {
-    s->dateline = cfg.boolean("router.dateline");
+    s->dateline = kDateline.read(cfg);
     if (s->dateline && r.vcs < 2) cfg.fail("router.vcs", "the torus with datelines needs at least 2 VCs (or router.dateline=false)");
   } else {
     cfg.declare_unused("router.dateline", "applies only to network.topology=torus");
@@ -278,13 +327,13 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   }
   read_failed_links(cfg, *s);
   s->net.swap_ejection = parse_swap_ejection(cfg, static_cast<std::uint64_t>(routers));
-  r.routing_delay = static_cast<unsigned>(cfg.integer("router.routing_delay", 1, 16));
-  r.vc_alloc_delay = static_cast<unsigned>(cfg.integer("router.vc_alloc_delay", 1, 16));
-  r.sw_alloc_delay = static_cast<unsigned>(cfg.integer("router.sw_alloc_delay", 1, 16));
-  r.st_delay = static_cast<unsigned>(cfg.integer("router.st_delay", 1, 16));
-  s->net.credit_delay = static_cast<unsigned>(cfg.integer("router.credit_delay", 0, 64));
-  r.vc_allocator.islip = cfg.choice("router.vc_allocator", {"islip", "round_robin"}) == "islip";
-  r.vc_allocator.iterations = static_cast<unsigned>(cfg.integer("router.alloc_iterations", 1, 8));
+  r.routing_delay = static_cast<unsigned>(kRoutingDelay.read(cfg));
+  r.vc_alloc_delay = static_cast<unsigned>(kVcAllocDelay.read(cfg));
+  r.sw_alloc_delay = static_cast<unsigned>(kSwAllocDelay.read(cfg));
+  r.st_delay = static_cast<unsigned>(kStDelay.read(cfg));
+  s->net.credit_delay = static_cast<unsigned>(kCreditDelay.read(cfg));
+  r.vc_allocator.islip = kVcAllocator.read(cfg) == "islip";
+  r.vc_allocator.iterations = static_cast<unsigned>(kAllocIterations.read(cfg));
   if (collective) {
     VcFabricSpec spec;
     const VcSetup shape = *s;
@@ -306,7 +355,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   s->pattern.nodes = nodes;
   s->pattern.k = s->k;
   s->pattern.n = s->n;
-  s->pattern.self_traffic = cfg.boolean("traffic.self_traffic");
+  s->pattern.self_traffic = kSelfTraffic.read(cfg);
   const std::string why = s->pattern.problem();
   if (!why.empty()) cfg.fail("traffic.pattern", pattern + " " + why);
 
@@ -338,7 +387,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   s->net.max_packet_flits = std::max(max_size, 65536u);
 
   if (s->pattern.kind == PatternKind::kHotspot) {
-    s->pattern.hotspot_fraction = cfg.real("traffic.hotspot_fraction", 0, 1);
+    s->pattern.hotspot_fraction = kHotspotFraction.read(cfg);
     for (auto v : cfg.integer_list("traffic.hotspot_nodes", 0, nodes - 1)) s->pattern.hotspots.push_back(static_cast<NodeId>(v));
     if (s->pattern.hotspots.empty()) cfg.fail("traffic.hotspot_nodes", "needs at least one node 0.." + std::to_string(nodes - 1));
   } else {
@@ -352,14 +401,14 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     cfg.declare_unused("traffic.injection_rate", "the trace gives the packets");
   } else {
     cfg.declare_unused("traffic.trace_file", "applies only to traffic.pattern=trace");
-    s->rate = cfg.real("traffic.injection_rate", 0, 1);
+    s->rate = kInjectionRate.read(cfg);
     s->process.packet_rate = s->rate / s->sizes.mean();
     if (s->process.packet_rate > 1)
       cfg.fail("traffic.injection_rate", "at most one packet per node per cycle (rate / mean packet size <= 1)");
-    if (cfg.choice("traffic.injection", {"bernoulli", "onoff"}) == "onoff") {
+    if (kInjection.read(cfg) == "onoff") {
       s->process.kind = InjectionProcess::Kind::kOnOff;
-      s->process.alpha = cfg.real("traffic.burst_alpha", 0, 1);
-      s->process.beta = cfg.real("traffic.burst_beta", 0, 1);
+      s->process.alpha = kBurstAlpha.read(cfg);
+      s->process.beta = kBurstBeta.read(cfg);
       if (s->process.alpha <= 0) cfg.fail("traffic.burst_alpha", "must be > 0 (0 < alpha <= 1)");
       if (s->process.beta <= 0) cfg.fail("traffic.burst_beta", "must be > 0 (0 < beta <= 1)");
       if (s->process.packet_rate * (s->process.alpha + s->process.beta) / s->process.alpha > 1)
@@ -370,15 +419,15 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     }
   }
 
-  s->phases.sample_period = static_cast<Cycle>(cfg.integer("measure.sample_period", 1, 1000000000));
-  s->phases.warmup_periods = static_cast<unsigned>(cfg.integer("measure.warmup_periods", 0, 1000));
-  s->phases.max_samples = static_cast<unsigned>(cfg.integer("measure.max_samples", 1, 10000));
-  s->phases.latency_threshold = cfg.real("measure.latency_threshold", 1, 1e9);
-  s->phases.stopping_threshold = cfg.real("measure.stopping_threshold", 0, 1);
+  s->phases.sample_period = static_cast<Cycle>(kSamplePeriod.read(cfg));
+  s->phases.warmup_periods = static_cast<unsigned>(kWarmupPeriods.read(cfg));
+  s->phases.max_samples = static_cast<unsigned>(kMaxSamples.read(cfg));
+  s->phases.latency_threshold = kLatencyThreshold.read(cfg);
+  s->phases.stopping_threshold = kStoppingThreshold.read(cfg);
   s->phases.acc_stopping_threshold = s->phases.stopping_threshold;
   s->phases.warmup_threshold = s->phases.stopping_threshold;
-  s->fixed_cycles = static_cast<Cycle>(cfg.integer("measure.cycles", 0, std::int64_t{1} << 40));
-  s->drain_all = cfg.boolean("measure.drain_all");
+  s->fixed_cycles = static_cast<Cycle>(kMeasureCycles.read(cfg));
+  s->drain_all = kDrainAll.read(cfg);
   return s;
 }
 
