@@ -346,20 +346,10 @@ void Config::apply_override(const std::string& assignment) {
   }
   const std::string key = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
-  for (const char c : key) {
-    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
-    if (!word) throw ConfigError("--set '" + shown(key) + "': a key is dotted words (letters, digits, _), e.g. network.leaves");
-  }
+  if (!dotted_words(key))
+    throw ConfigError("--set '" + shown(key) + "': a key is dotted words (letters, digits, _), e.g. network.leaves");
   const YAML::Node value = load_one_document(text, "--set " + key);
-  // Replace the key and anything nested under it.
-  auto erase_under = [&](auto& map) {
-    for (auto it = map.begin(); it != map.end();) {
-      if (it->first == key || it->first.rfind(key + ".", 0) == 0) it = map.erase(it);
-      else ++it;
-    }
-  };
-  erase_under(values_);
-  erase_under(mappings_);
+  erase_given(key);  // replace the key and anything nested under it
   const std::string origin = origin_;
   origin_ = "--set " + key;
   flatten(value, key);
@@ -367,19 +357,33 @@ void Config::apply_override(const std::string& assignment) {
 }
 
 void Config::unset(const std::string& key) {
-  if (!given(key)) {
-    bool under = false;
-    for (const auto& kv : values_) under = under || kv.first.rfind(key + ".", 0) == 0;
-    if (!under) throw ConfigError("--unset " + shown(key) + ": the scenario does not give this key (nothing to remove)");
+  if (!dotted_words(key))
+    throw ConfigError("--unset '" + shown(key) + "': a key is dotted words (letters, digits, _), e.g. traffic.pipelined");
+  if (erase_given(key) == 0)
+    throw ConfigError("--unset " + shown(key) + ": the scenario does not give this key (nothing to remove)");
+}
+
+bool Config::dotted_words(const std::string& key) {
+  if (key.empty() || key.front() == '.' || key.back() == '.' || key.find("..") != std::string::npos) return false;
+  for (const char c : key) {
+    const bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+    if (!word) return false;
   }
+  return true;
+}
+
+std::size_t Config::erase_given(const std::string& key) {
+  std::size_t erased = 0;
   auto erase_under = [&](auto& map) {
     for (auto it = map.begin(); it != map.end();) {
-      if (it->first == key || it->first.rfind(key + ".", 0) == 0) it = map.erase(it);
+      if (it->first == key || it->first.rfind(key + ".", 0) == 0) it = map.erase(it), ++erased;
       else ++it;
     }
   };
   erase_under(values_);
   erase_under(mappings_);
+  erase_under(given_at_);
+  return erased;
 }
 
 std::vector<std::string> Config::input_file_keys() const {

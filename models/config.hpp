@@ -113,6 +113,10 @@ class Config {
 
  private:
   const ParamSpec& spec(const std::string& key) const;
+  // A key as --set and --unset accept it: dotted words of letters, digits and _.
+  static bool dotted_words(const std::string& key);
+  // Removes `key` and every key under it from what the scenario gives; returns how many entries went.
+  std::size_t erase_given(const std::string& key);
   // "file:line:column: " for a key given in a scenario file, else "".
   std::string given_at(const std::string& key) const;
   // The declared key nearest to an unknown one (a typo or a wrong section), or "".

@@ -89,6 +89,8 @@ TEST(InputChecks, UnsetRemovesAKeyTheScenarioGives) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("multinode_broadcast"), std::string::npos) << r.out;
   expect_rejected("run " + te + " --unset traffic.nothing_here", "--unset traffic.nothing_here: the scenario does not give this key");
+  for (const char* bad : {"''", "a..b", ".traffic", "'traffic pipelined'"})
+    expect_rejected("run " + te + " --unset " + bad, "a key is dotted words");
 }
 
 // A problem with a value from a scenario file names the file, line and column.
