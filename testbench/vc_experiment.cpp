@@ -282,8 +282,6 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     s->k = static_cast<unsigned>(routers);  // patterns see the leaves as one ring (tornado, neighbor)
     s->n = 1;
   } else {
-    cfg.declare_unused("network.leaves", "applies only to network.topology=fattree");
-    cfg.declare_unused("network.capacities", "applies only to network.topology=fattree");
     if (cfg.node("network.k").IsSequence()) {
       if (!collective)
         cfg.fail("network.k", "a list of sides applies only with traffic.collective (the synthetic patterns need k^n); "
@@ -322,7 +320,6 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     s->dateline = kDateline.read(cfg);
     if (s->dateline && r.vcs < 2) cfg.fail("router.vcs", "the torus with datelines needs at least 2 VCs (or router.dateline=false)");
   } else {
-    cfg.declare_unused("router.dateline", "applies only to network.topology=torus");
     s->dateline = false;
   }
   read_failed_links(cfg, *s);
@@ -390,9 +387,6 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     s->pattern.hotspot_fraction = kHotspotFraction.read(cfg);
     for (auto v : cfg.integer_list("traffic.hotspot_nodes", 0, nodes - 1)) s->pattern.hotspots.push_back(static_cast<NodeId>(v));
     if (s->pattern.hotspots.empty()) cfg.fail("traffic.hotspot_nodes", "needs at least one node 0.." + std::to_string(nodes - 1));
-  } else {
-    cfg.declare_unused("traffic.hotspot_fraction", "applies only to traffic.pattern=hotspot");
-    cfg.declare_unused("traffic.hotspot_nodes", "applies only to traffic.pattern=hotspot");
   }
   if (s->pattern.kind == PatternKind::kTrace) {
     const std::string path = cfg.text("traffic.trace_file");
@@ -400,7 +394,6 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     s->trace = read_trace(path, nodes, 65536);
     cfg.declare_unused("traffic.injection_rate", "the trace gives the packets");
   } else {
-    cfg.declare_unused("traffic.trace_file", "applies only to traffic.pattern=trace");
     s->rate = kInjectionRate.read(cfg);
     s->process.packet_rate = s->rate / s->sizes.mean();
     if (s->process.packet_rate > 1)
@@ -413,9 +406,6 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
       if (s->process.beta <= 0) cfg.fail("traffic.burst_beta", "must be > 0 (0 < beta <= 1)");
       if (s->process.packet_rate * (s->process.alpha + s->process.beta) / s->process.alpha > 1)
         cfg.fail("traffic.injection_rate", "too high for this burstiness: rate (alpha+beta)/alpha must be <= 1 packet/cycle");
-    } else {
-      cfg.declare_unused("traffic.burst_alpha", "applies only to traffic.injection=onoff");
-      cfg.declare_unused("traffic.burst_beta", "applies only to traffic.injection=onoff");
     }
   }
 
