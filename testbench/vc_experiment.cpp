@@ -266,8 +266,8 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   if (!collective) cfg.declare(traffic_params());
   if (kPreset.read(cfg) == "booksim")
     for (const auto& [key, value] : booksim_preset())
-      if (!cfg.given(key) && (!collective || (key.rfind("traffic.", 0) != 0 && key.rfind("measure.", 0) != 0)))
-        cfg.apply_preset(key, value);
+      if (!collective || (key.rfind("traffic.", 0) != 0 && key.rfind("measure.", 0) != 0))
+        cfg.apply_preset(key, value);  // fills only what the scenario does not give
 
   const std::string topology = kTopology.read(cfg);
   s->topology = topology == "torus" ? TopologyKind::kTorus : TopologyKind::kMesh;
