@@ -124,8 +124,8 @@ void check_resources(const ResourceEstimate& estimate, const Prepared& p) {
     char work[32], limit[32], suggestion[32];
     std::snprintf(work, sizeof work, "%.2g", estimate.work);
     std::snprintf(limit, sizeof limit, "%.2g", p.max_work);
-    std::snprintf(suggestion, sizeof suggestion, "%.0e", std::ceil(estimate.work / std::pow(10.0, std::floor(std::log10(estimate.work)))) *
-                                                          std::pow(10.0, std::floor(std::log10(estimate.work))));
+    const double decade = std::pow(10.0, std::floor(std::log10(estimate.work)));  // the estimate rounded up to one digit
+    std::snprintf(suggestion, sizeof suggestion, "%.0e", std::ceil(estimate.work / decade) * decade);
     throw ConfigError("this run needs about " + std::string(work) + " block evaluations (" + estimate.work_why +
                       "; " + duration_text(estimate.work / kEvaluationsPerSecond) + " at " +
                       std::to_string(static_cast<int>(kEvaluationsPerSecond / 1e6)) + " million a second), over run.max_work = " + limit +
