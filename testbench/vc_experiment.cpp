@@ -18,8 +18,7 @@
 #include "routers/vc/vc_link_address.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "routers/vc/vc_router.hpp"
-#include "testbench/fractional_experiment.hpp"
-#include "testbench/open_loop_source.hpp"
+#include "testbench/vc_setup.hpp"
 #include "testbench/synthetic_traffic.hpp"
 
 namespace icn {
@@ -163,33 +162,9 @@ const std::vector<std::pair<std::string, std::string>>& booksim_preset() {
   return p;
 }
 
-struct VcSetup : ExperimentSetup {
-  TopologyKind topology = TopologyKind::kMesh;
-  bool fattree = false;
-  unsigned height = 0;               // fat tree: log2 leaves
-  std::vector<unsigned> capacities;  // fat tree: c_1..c_h
-  unsigned k = 8, n = 2;
-  std::vector<unsigned> sides;       // mesh/torus: routers per dimension (k, n times, unless given as a list)
-  bool dateline = true;
-  bool adaptive = false;
-  vc::NetworkParams net;
-  DestinationPattern pattern;
-  PacketSizes sizes;
-  InjectionProcess process;
-  double rate = 0;
-  std::vector<TraceEntry> trace;
-  OpenLoopPhases::Params phases;
-  Cycle fixed_cycles = 0;
-  bool drain_all = true;
-  std::vector<vc::VcLinkAddress> failed_links;  // parsed once (routers/vc/vc_link_address.hpp)
-
-  std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
-  ResourceEstimate estimate() const override;
-};
-
 // network.leaves and network.capacities, with the packet fat tree's syntax
 // and presets (models/fat_tree.hpp).
-void read_fat_tree(Config& cfg, VcSetup& s) {
+void read_fat_tree(Config& cfg, VcNetworkSpec& s) {
   const std::int64_t leaves = kLeaves.read(cfg);
   if ((leaves & (leaves - 1)) != 0) cfg.fail("network.leaves", "must be a power of two, 2..65536");
   while ((std::int64_t{1} << s.height) < leaves) ++s.height;
@@ -209,15 +184,8 @@ void read_fat_tree(Config& cfg, VcSetup& s) {
   // The width of a branch is bounded by the largest router's ports x VCs, below.
 }
 
-std::unique_ptr<vc::VcTopology> make_topology(const VcSetup& s);
-
-// network.failed_links: each name parsed once into a typed link address.
-void read_failed_links(Config& cfg, VcSetup& s) {
-  const YAML::Node failed = cfg.node("network.failed_links");
-  if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of link names like nic3.up or r3_3.x+");
-  if (failed.size() == 0) return;
-  const std::unique_ptr<vc::VcTopology> shape = make_topology(s);
-  const vc::VcTopology& topo = *shape;
+// The names of this network's links, for network.failed_links.
+vc::VcLinkNames link_names(const VcNetworkSpec& s, const vc::VcTopology& topo) {
   vc::VcLinkNames names;
   names.nodes = topo.nodes();
   if (s.fattree) {
@@ -230,20 +198,30 @@ void read_failed_links(Config& cfg, VcSetup& s) {
     names.connected = [&ft](unsigned r, unsigned p) { return ft.neighbor(r, p).has_value() || ft.level(r) == 1; };
   } else {
     names.connected = [&topo](unsigned r, unsigned p) { return p == 0 || topo.neighbor(r, p).has_value(); };
+    names.router_of = [sides = s.sides](const std::vector<std::uint64_t>& x) -> std::optional<unsigned> {
+      if (x.size() != sides.size()) return std::nullopt;
+      std::uint64_t r = 0, stride = 1;
+      for (std::size_t d = 0; d < x.size(); ++d) {
+        if (x[d] >= sides[d]) return std::nullopt;
+        r += x[d] * stride;
+        stride *= sides[d];
+      }
+      return static_cast<unsigned>(r);
+    };
   }
-  if (!s.fattree) names.router_of = [&](const std::vector<std::uint64_t>& x) -> std::optional<unsigned> {
-    if (x.size() != s.n) return std::nullopt;
-    std::uint64_t r = 0, stride = 1;
-    for (std::size_t d = 0; d < x.size(); ++d) {
-      if (x[d] >= s.sides[d]) return std::nullopt;
-      r += x[d] * stride;
-      stride *= s.sides[d];
-    }
-    return static_cast<unsigned>(r);
-  };
-  names.router_name = [&](unsigned r) { return topo.router_name(r); };
-  names.ports = [&](unsigned r) { return topo.ports(r); };
-  names.port_name = [&](unsigned r, unsigned p) { return topo.port_name(r, p); };
+  names.router_name = [&topo](unsigned r) { return topo.router_name(r); };
+  names.ports = [&topo](unsigned r) { return topo.ports(r); };
+  names.port_name = [&topo](unsigned r, unsigned p) { return topo.port_name(r, p); };
+  return names;
+}
+
+// network.failed_links: each name parsed once into a typed link address.
+void read_failed_links(Config& cfg, VcNetworkSpec& s) {
+  const YAML::Node failed = cfg.node("network.failed_links");
+  if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of link names like nic3.up or r3_3.x+");
+  if (failed.size() == 0) return;
+  const std::unique_ptr<vc::VcTopology> topo = s.make_topology();
+  const vc::VcLinkNames names = link_names(s, *topo);
   for (const auto& item : failed) {
     const auto address = item.IsScalar() ? vc::parse_vc_link(item.Scalar(), names) : std::nullopt;
     if (!address)
@@ -256,11 +234,185 @@ void read_failed_links(Config& cfg, VcSetup& s) {
   }
 }
 
+// network.k and network.n of a mesh or torus (k may be a list of sides with
+// traffic.collective).
+void read_sides(Config& cfg, VcNetworkSpec& s, bool collective) {
+  if (cfg.node("network.k").IsSequence()) {
+    if (!collective)
+      cfg.fail("network.k", "a list of sides applies only with traffic.collective (the synthetic patterns need k^n); "
+                            "give one k, 2..256");
+    for (auto side : cfg.integer_list("network.k", 2, 256)) s.sides.push_back(static_cast<unsigned>(side));
+    if (s.sides.empty() || s.sides.size() > 3) cfg.fail("network.k", "a list of 1..3 sides, each 2..256");
+    if (cfg.given("network.n") && kN.read(cfg) != static_cast<std::int64_t>(s.sides.size()))
+      cfg.fail("network.n", "must equal the number of sides in network.k (" + std::to_string(s.sides.size()) + ")");
+    s.k = s.sides[0];
+    s.n = static_cast<unsigned>(s.sides.size());
+  } else {
+    s.k = static_cast<unsigned>(kK.read(cfg));
+    s.n = static_cast<unsigned>(kN.read(cfg));
+    s.sides.assign(s.n, s.k);
+  }
+}
+
+// The router's keys.
+void read_router(Config& cfg, VcNetworkSpec& s, unsigned max_ports) {
+  auto& r = s.net.router;
+  r.vcs = static_cast<unsigned>(kVcs.read(cfg));
+  // The shared router's allocators take any number of requesters; its state
+  // is bounded per router (vc::kMaxRouterInputVcs).
+  if (max_ports * r.vcs > vc::kMaxRouterInputVcs)
+    cfg.fail(s.fattree ? "network.capacities" : "router.vcs",
+             "ports x vcs must be <= " + std::to_string(vc::kMaxRouterInputVcs) + " (largest router: " +
+                 std::to_string(max_ports) + " ports, " + std::to_string(r.vcs) + " VCs)");
+  r.buffer_depth = static_cast<unsigned>(kBufferDepth.read(cfg));
+  s.adaptive = kRouting.read(cfg) == "adaptive";
+  if (s.adaptive && (s.fattree || s.topology != TopologyKind::kMesh || s.n != 2))
+    cfg.fail("router.routing", "adaptive (west-first) needs network.topology=mesh and network.n=2; use dor");
+  if (s.torus()) {
+    s.dateline = kDateline.read(cfg);
+    if (s.dateline && r.vcs < 2) cfg.fail("router.vcs", "the torus with datelines needs at least 2 VCs (or router.dateline=false)");
+  } else {
+    s.dateline = false;
+  }
+}
+
+// network.* and router.*: the network, whatever traffic it carries.
+VcNetworkSpec read_network(Config& cfg, bool collective) {
+  VcNetworkSpec s;
+  const std::string topology = kTopology.read(cfg);
+  s.topology = topology == "torus" ? TopologyKind::kTorus : TopologyKind::kMesh;
+  s.fattree = topology == "fattree";
+  double routers = 0;
+  unsigned max_ports = 0;
+  if (s.fattree) {
+    read_fat_tree(cfg, s);
+    routers = std::ldexp(1.0, static_cast<int>(s.height));  // nodes
+    for (unsigned l = 1; l <= s.height; ++l)
+      max_ports = std::max(max_ports, 2 * s.capacities[l - 1] + (l < s.height ? s.capacities[l] : 0));
+    s.k = static_cast<unsigned>(routers);  // patterns see the leaves as one ring (tornado, neighbor)
+    s.n = 1;
+  } else {
+    read_sides(cfg, s, collective);
+    routers = 1;
+    for (unsigned side : s.sides) routers *= side;
+    if (routers > (1 << 20)) cfg.fail("network.k", "k^n must be at most 1048576 routers");
+    max_ports = 2 * s.n + 1;
+  }
+  s.nodes = static_cast<unsigned>(routers);
+  s.net.link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
+  read_router(cfg, s, max_ports);
+  read_failed_links(cfg, s);
+  s.net.swap_ejection = parse_swap_ejection(cfg, static_cast<std::uint64_t>(routers));
+  auto& r = s.net.router;
+  r.routing_delay = static_cast<unsigned>(kRoutingDelay.read(cfg));
+  r.vc_alloc_delay = static_cast<unsigned>(kVcAllocDelay.read(cfg));
+  r.sw_alloc_delay = static_cast<unsigned>(kSwAllocDelay.read(cfg));
+  r.st_delay = static_cast<unsigned>(kStDelay.read(cfg));
+  s.net.credit_delay = static_cast<unsigned>(kCreditDelay.read(cfg));
+  r.vc_allocator.islip = kVcAllocator.read(cfg) == "islip";
+  r.vc_allocator.iterations = static_cast<unsigned>(kAllocIterations.read(cfg));
+  return s;
+}
+
+// traffic.packet_size (one size or a list) and traffic.packet_size_weights.
+PacketSizes read_packet_sizes(Config& cfg) {
+  PacketSizes sizes;
+  if (!cfg.node("traffic.packet_size").IsSequence()) {
+    sizes.sizes = {static_cast<unsigned>(cfg.integer("traffic.packet_size", 1, 65536))};
+    sizes.weights = {1.0};
+    return sizes;
+  }
+  sizes.sizes.clear();
+  for (auto v : cfg.integer_list("traffic.packet_size", 1, 65536)) sizes.sizes.push_back(static_cast<unsigned>(v));
+  if (sizes.sizes.empty()) cfg.fail("traffic.packet_size", "a list needs at least one size (1..65536)");
+  const YAML::Node w = cfg.node("traffic.packet_size_weights");
+  sizes.weights.assign(sizes.sizes.size(), 1.0);
+  const std::string allowed = "a list of " + std::to_string(sizes.sizes.size()) +
+                              " numbers in (0, 1e9], one per size in traffic.packet_size, or [] for equal weights";
+  if (!w.IsNull() && !w.IsSequence()) cfg.fail("traffic.packet_size_weights", "expected " + allowed);
+  if (w.IsSequence() && w.size() != 0) {
+    if (w.size() != sizes.sizes.size()) cfg.fail("traffic.packet_size_weights", "expected " + allowed);
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      double x = -1;
+      if (!w[i].IsScalar() || !parse_decimal_real(w[i].Scalar(), x) || !(x > 0) || x > 1e9)
+        cfg.fail("traffic.packet_size_weights", "expected " + allowed);
+      sizes.weights[i] = x;
+    }
+  }
+  return sizes;
+}
+
+// traffic.injection_rate and the injection process.
+void read_injection(Config& cfg, VcSyntheticSetup& s) {
+  InjectionProcess& process = s.traffic.process;
+  s.rate = kInjectionRate.read(cfg);
+  process.packet_rate = s.rate / s.traffic.sizes.mean();
+  if (process.packet_rate > 1)
+    cfg.fail("traffic.injection_rate", "at most one packet per node per cycle (rate / mean packet size <= 1)");
+  if (kInjection.read(cfg) != "onoff") return;
+  process.kind = InjectionProcess::Kind::kOnOff;
+  process.alpha = kBurstAlpha.read(cfg);
+  process.beta = kBurstBeta.read(cfg);
+  if (process.alpha <= 0) cfg.fail("traffic.burst_alpha", "must be > 0 (0 < alpha <= 1)");
+  if (process.beta <= 0) cfg.fail("traffic.burst_beta", "must be > 0 (0 < beta <= 1)");
+  if (process.packet_rate * (process.alpha + process.beta) / process.alpha > 1)
+    cfg.fail("traffic.injection_rate", "too high for this burstiness: rate (alpha+beta)/alpha must be <= 1 packet/cycle");
+}
+
+// traffic.*: the destination pattern, packet sizes and injection process.
+void read_traffic(Config& cfg, VcSyntheticSetup& s) {
+  const unsigned nodes = s.network.nodes;
+  DestinationPattern& pattern = s.traffic.pattern;
+  const std::string name = cfg.choice("traffic.pattern", pattern_names());
+  for (std::size_t i = 0; i < pattern_names().size(); ++i)
+    if (pattern_names()[i] == name) pattern.kind = static_cast<PatternKind>(i);
+  pattern.nodes = nodes;
+  pattern.k = s.network.k;
+  pattern.n = s.network.n;
+  pattern.self_traffic = kSelfTraffic.read(cfg);
+  const std::string why = pattern.problem();
+  if (!why.empty()) cfg.fail("traffic.pattern", name + " " + why);
+
+  s.traffic.sizes = read_packet_sizes(cfg);
+  unsigned max_size = 0;
+  for (unsigned z : s.traffic.sizes.sizes) max_size = std::max(max_size, z);
+  s.network.net.max_packet_flits = std::max(max_size, 65536u);
+
+  if (pattern.kind == PatternKind::kHotspot) {
+    pattern.hotspot_fraction = kHotspotFraction.read(cfg);
+    for (auto v : cfg.integer_list("traffic.hotspot_nodes", 0, nodes - 1)) pattern.hotspots.push_back(static_cast<NodeId>(v));
+    if (pattern.hotspots.empty()) cfg.fail("traffic.hotspot_nodes", "needs at least one node 0.." + std::to_string(nodes - 1));
+  }
+  if (pattern.kind == PatternKind::kTrace) {
+    const std::string path = cfg.text("traffic.trace_file");
+    if (path.empty()) cfg.fail("traffic.trace_file", "traffic.pattern=trace needs a trace file");
+    s.traffic.trace = read_trace(path, nodes, 65536);
+    cfg.declare_unused("traffic.injection_rate", "the trace gives the packets");
+  } else {
+    read_injection(cfg, s);
+  }
+}
+
+// measure.*: the measurement window.
+OpenLoopWindow read_window(Config& cfg, bool may_block) {
+  OpenLoopWindow w;
+  w.phases.sample_period = static_cast<Cycle>(kSamplePeriod.read(cfg));
+  w.phases.warmup_periods = static_cast<unsigned>(kWarmupPeriods.read(cfg));
+  w.phases.max_samples = static_cast<unsigned>(kMaxSamples.read(cfg));
+  w.phases.latency_threshold = kLatencyThreshold.read(cfg);
+  w.phases.stopping_threshold = kStoppingThreshold.read(cfg);
+  w.phases.acc_stopping_threshold = w.phases.stopping_threshold;
+  w.phases.warmup_threshold = w.phases.stopping_threshold;
+  w.fixed_cycles = static_cast<Cycle>(kMeasureCycles.read(cfg));
+  w.drain_all = kDrainAll.read(cfg);
+  w.may_block = may_block;
+  return w;
+}
+
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
-  auto s = std::make_unique<VcSetup>();
   // traffic.collective: Sanders & Sibeyn's broadcast and reduction of single-port
-  // processors over these routers (testbench/fractional_experiment.cpp), instead
-  // of open-loop synthetic traffic.
+  // processors over these routers (testbench/vc_collective_experiment.cpp),
+  // instead of open-loop synthetic traffic.
   const bool collective = cfg.given("traffic.collective");
   cfg.declare(network_params());
   if (!collective) cfg.declare(traffic_params());
@@ -268,570 +420,28 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     for (const auto& [key, value] : booksim_preset())
       if (!collective || (key.rfind("traffic.", 0) != 0 && key.rfind("measure.", 0) != 0))
         cfg.apply_preset(key, value);  // fills only what the scenario does not give
-
-  const std::string topology = kTopology.read(cfg);
-  s->topology = topology == "torus" ? TopologyKind::kTorus : TopologyKind::kMesh;
-  s->fattree = topology == "fattree";
-  double routers = 0;
-  unsigned max_ports = 0;
-  if (s->fattree) {
-    read_fat_tree(cfg, *s);
-    routers = std::ldexp(1.0, static_cast<int>(s->height));  // nodes
-    for (unsigned l = 1; l <= s->height; ++l)
-      max_ports = std::max(max_ports, 2 * s->capacities[l - 1] + (l < s->height ? s->capacities[l] : 0));
-    s->k = static_cast<unsigned>(routers);  // patterns see the leaves as one ring (tornado, neighbor)
-    s->n = 1;
-  } else {
-    if (cfg.node("network.k").IsSequence()) {
-      if (!collective)
-        cfg.fail("network.k", "a list of sides applies only with traffic.collective (the synthetic patterns need k^n); "
-                              "give one k, 2..256");
-      for (auto side : cfg.integer_list("network.k", 2, 256)) s->sides.push_back(static_cast<unsigned>(side));
-      if (s->sides.empty() || s->sides.size() > 3) cfg.fail("network.k", "a list of 1..3 sides, each 2..256");
-      if (cfg.given("network.n") && kN.read(cfg) != static_cast<std::int64_t>(s->sides.size()))
-        cfg.fail("network.n", "must equal the number of sides in network.k (" + std::to_string(s->sides.size()) + ")");
-      s->k = s->sides[0];
-      s->n = static_cast<unsigned>(s->sides.size());
-    } else {
-      s->k = static_cast<unsigned>(kK.read(cfg));
-      s->n = static_cast<unsigned>(kN.read(cfg));
-      s->sides.assign(s->n, s->k);
-    }
-    routers = 1;
-    for (unsigned side : s->sides) routers *= side;
-    if (routers > (1 << 20)) cfg.fail("network.k", "k^n must be at most 1048576 routers");
-    max_ports = 2 * s->n + 1;
-  }
-  s->net.link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
-  auto& r = s->net.router;
-  r.vcs = static_cast<unsigned>(kVcs.read(cfg));
-  // The shared router's allocators take any number of requesters; its state
-  // is bounded per router (vc::kMaxRouterInputVcs).
-  if (max_ports * r.vcs > vc::kMaxRouterInputVcs)
-    cfg.fail(s->fattree ? "network.capacities" : "router.vcs",
-             "ports x vcs must be <= " + std::to_string(vc::kMaxRouterInputVcs) + " (largest router: " +
-                 std::to_string(max_ports) + " ports, " +
-                 std::to_string(r.vcs) + " VCs)");
-  r.buffer_depth = static_cast<unsigned>(kBufferDepth.read(cfg));
-  s->adaptive = kRouting.read(cfg) == "adaptive";
-  if (s->adaptive && (s->fattree || s->topology != TopologyKind::kMesh || s->n != 2))
-    cfg.fail("router.routing", "adaptive (west-first) needs network.topology=mesh and network.n=2; use dor");
-  if (s->topology == TopologyKind::kTorus && !s->fattree) {
-    s->dateline = kDateline.read(cfg);
-    if (s->dateline && r.vcs < 2) cfg.fail("router.vcs", "the torus with datelines needs at least 2 VCs (or router.dateline=false)");
-  } else {
-    s->dateline = false;
-  }
-  read_failed_links(cfg, *s);
-  s->net.swap_ejection = parse_swap_ejection(cfg, static_cast<std::uint64_t>(routers));
-  r.routing_delay = static_cast<unsigned>(kRoutingDelay.read(cfg));
-  r.vc_alloc_delay = static_cast<unsigned>(kVcAllocDelay.read(cfg));
-  r.sw_alloc_delay = static_cast<unsigned>(kSwAllocDelay.read(cfg));
-  r.st_delay = static_cast<unsigned>(kStDelay.read(cfg));
-  s->net.credit_delay = static_cast<unsigned>(kCreditDelay.read(cfg));
-  r.vc_allocator.islip = kVcAllocator.read(cfg) == "islip";
-  r.vc_allocator.iterations = static_cast<unsigned>(kAllocIterations.read(cfg));
-  if (collective) {
-    VcFabricSpec spec;
-    const VcSetup shape = *s;
-    spec.make_topology = [shape] { return make_topology(shape); };
-    spec.params = s->net;
-    spec.fattree = s->fattree;
-    spec.torus = !s->fattree && s->topology == TopologyKind::kTorus;
-    if (!s->fattree) spec.sides = s->sides;
-    spec.nodes = static_cast<unsigned>(routers);
-    spec.failed_links = s->failed_links;
-    return configure_vc_collective(cfg, std::move(spec));
-  }
-
-  // Traffic.
-  const unsigned nodes = static_cast<unsigned>(routers);
-  const std::string pattern = cfg.choice("traffic.pattern", pattern_names());
-  for (std::size_t i = 0; i < pattern_names().size(); ++i)
-    if (pattern_names()[i] == pattern) s->pattern.kind = static_cast<PatternKind>(i);
-  s->pattern.nodes = nodes;
-  s->pattern.k = s->k;
-  s->pattern.n = s->n;
-  s->pattern.self_traffic = kSelfTraffic.read(cfg);
-  const std::string why = s->pattern.problem();
-  if (!why.empty()) cfg.fail("traffic.pattern", pattern + " " + why);
-
-  const YAML::Node size_node = cfg.node("traffic.packet_size");
-  if (size_node.IsSequence()) {
-    s->sizes.sizes.clear();
-    for (auto v : cfg.integer_list("traffic.packet_size", 1, 65536)) s->sizes.sizes.push_back(static_cast<unsigned>(v));
-    if (s->sizes.sizes.empty()) cfg.fail("traffic.packet_size", "a list needs at least one size (1..65536)");
-    const YAML::Node w = cfg.node("traffic.packet_size_weights");
-    s->sizes.weights.assign(s->sizes.sizes.size(), 1.0);
-    const std::string weights_allowed = "a list of " + std::to_string(s->sizes.sizes.size()) +
-                                        " numbers in (0, 1e9], one per size in traffic.packet_size, or [] for equal weights";
-    if (!w.IsNull() && !w.IsSequence()) cfg.fail("traffic.packet_size_weights", "expected " + weights_allowed);
-    if (w.IsSequence() && w.size() != 0) {
-      if (w.size() != s->sizes.sizes.size()) cfg.fail("traffic.packet_size_weights", "expected " + weights_allowed);
-      for (std::size_t i = 0; i < w.size(); ++i) {
-        double x = -1;
-        if (!w[i].IsScalar() || !parse_decimal_real(w[i].Scalar(), x) || !(x > 0) || x > 1e9)
-          cfg.fail("traffic.packet_size_weights", "expected " + weights_allowed);
-        s->sizes.weights[i] = x;
-      }
-    }
-  } else {
-    s->sizes.sizes = {static_cast<unsigned>(cfg.integer("traffic.packet_size", 1, 65536))};
-    s->sizes.weights = {1.0};
-  }
-  unsigned max_size = 0;
-  for (unsigned z : s->sizes.sizes) max_size = std::max(max_size, z);
-  s->net.max_packet_flits = std::max(max_size, 65536u);
-
-  if (s->pattern.kind == PatternKind::kHotspot) {
-    s->pattern.hotspot_fraction = kHotspotFraction.read(cfg);
-    for (auto v : cfg.integer_list("traffic.hotspot_nodes", 0, nodes - 1)) s->pattern.hotspots.push_back(static_cast<NodeId>(v));
-    if (s->pattern.hotspots.empty()) cfg.fail("traffic.hotspot_nodes", "needs at least one node 0.." + std::to_string(nodes - 1));
-  }
-  if (s->pattern.kind == PatternKind::kTrace) {
-    const std::string path = cfg.text("traffic.trace_file");
-    if (path.empty()) cfg.fail("traffic.trace_file", "traffic.pattern=trace needs a trace file");
-    s->trace = read_trace(path, nodes, 65536);
-    cfg.declare_unused("traffic.injection_rate", "the trace gives the packets");
-  } else {
-    s->rate = kInjectionRate.read(cfg);
-    s->process.packet_rate = s->rate / s->sizes.mean();
-    if (s->process.packet_rate > 1)
-      cfg.fail("traffic.injection_rate", "at most one packet per node per cycle (rate / mean packet size <= 1)");
-    if (kInjection.read(cfg) == "onoff") {
-      s->process.kind = InjectionProcess::Kind::kOnOff;
-      s->process.alpha = kBurstAlpha.read(cfg);
-      s->process.beta = kBurstBeta.read(cfg);
-      if (s->process.alpha <= 0) cfg.fail("traffic.burst_alpha", "must be > 0 (0 < alpha <= 1)");
-      if (s->process.beta <= 0) cfg.fail("traffic.burst_beta", "must be > 0 (0 < beta <= 1)");
-      if (s->process.packet_rate * (s->process.alpha + s->process.beta) / s->process.alpha > 1)
-        cfg.fail("traffic.injection_rate", "too high for this burstiness: rate (alpha+beta)/alpha must be <= 1 packet/cycle");
-    }
-  }
-
-  s->phases.sample_period = static_cast<Cycle>(kSamplePeriod.read(cfg));
-  s->phases.warmup_periods = static_cast<unsigned>(kWarmupPeriods.read(cfg));
-  s->phases.max_samples = static_cast<unsigned>(kMaxSamples.read(cfg));
-  s->phases.latency_threshold = kLatencyThreshold.read(cfg);
-  s->phases.stopping_threshold = kStoppingThreshold.read(cfg);
-  s->phases.acc_stopping_threshold = s->phases.stopping_threshold;
-  s->phases.warmup_threshold = s->phases.stopping_threshold;
-  s->fixed_cycles = static_cast<Cycle>(kMeasureCycles.read(cfg));
-  s->drain_all = kDrainAll.read(cfg);
+  VcNetworkSpec network = read_network(cfg, collective);
+  if (collective) return configure_vc_collective(cfg, network);
+  auto s = std::make_unique<VcSyntheticSetup>();
+  s->network = std::move(network);
+  read_traffic(cfg, *s);
+  s->window = read_window(cfg, !s->network.failed_links.empty());
   return s;
 }
 
-double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+}  // namespace
 
-// Watches the network in sample periods, runs the open-loop phase controller
-// and collects the statistics of the measured packets.
-std::unique_ptr<vc::VcTopology> make_topology(const VcSetup& s) {
-  if (s.fattree) return std::make_unique<vc::FatTreeTopology>(s.height, s.capacities, s.net.router.vcs);
-  return std::make_unique<vc::MeshTorusTopology>(s.topology, s.sides, s.net.router.vcs, s.dateline, s.adaptive);
+std::unique_ptr<vc::VcTopology> VcNetworkSpec::make_topology() const {
+  if (fattree) return std::make_unique<vc::FatTreeTopology>(height, capacities, net.router.vcs);
+  return std::make_unique<vc::MeshTorusTopology>(topology, sides, net.router.vcs, dateline, adaptive);
 }
 
-// The routers draw their random routing choices from the scenario's seed.
-vc::NetworkParams seeded(vc::NetworkParams p, std::uint64_t seed) {
-  p.router.seed = seed;
-  return p;
+void VcNetworkSpec::fail_links(vc::VcNetwork& network) const {
+  for (const auto& link : failed_links) {
+    if (link.injection) network.fail_injection(link.node);
+    else network.fail_router_output(link.router, link.port);
+  }
 }
-
-class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
- public:
-  VcExperiment(sc_core::sc_module_name name, const VcSetup& setup, const RunContext& ctx)
-      : Experiment(name),
-        Clocked(Phase::kProcessor),
-        setup_(setup),
-        engine_("engine", ctx.engine),
-        topo_(make_topology(setup)),
-        network_("net", *topo_, seeded(setup.net, ctx.seed), engine_, pool_, ledger_),
-        phases_(setup.phases),
-        node_accepted_(topo_->nodes(), 0) {
-    engine_.set_in_flight_probe([this] { return pool_.live(); });
-    engine_.add(*this);
-    for (const auto& link : setup.failed_links) {
-      if (link.injection) network_.fail_injection(link.node);
-      else network_.fail_router_output(link.router, link.port);
-    }
-    std::vector<std::vector<TraceEntry>> per_node(topo_->nodes());
-    for (const auto& e : setup.trace) per_node[e.src].push_back(e);
-    for (NodeId node = 0; node < topo_->nodes(); ++node) {
-      sources_.push_back(std::make_unique<OpenLoopSource>(
-          ("pe" + std::to_string(node)).c_str(), node, setup_.pattern, setup_.sizes, setup_.process, ctx.seed,
-          std::move(per_node[node]), [this](const IntendedPacket& p) { created(p); }));
-      OpenLoopSource& src = *sources_.back();
-      src.socket.bind(network_.nic(node).socket);
-      network_.nic(node).set_sink(*this);
-      engine_.add(src);
-      src.start();
-    }
-    if (setup.fixed_cycles > 0) {
-      measure_start_ = 1;
-      measure_end_ = setup.fixed_cycles + 1;
-      next_tick_ = measure_end_;
-    } else {
-      measure_start_ = 1;  // tentative: each warm-up period is measured, and kept if the run goes unstable in it
-      next_tick_ = setup.phases.sample_period;
-    }
-    engine_.wake(*this, next_tick_);
-    if (ctx.tracer != nullptr) network_.trace(*ctx.tracer, std::string(this->name()));
-  }
-
-  // --- the testbench's own block: period boundaries ---
-  Cycle tick(Cycle now) override {
-    if (done_) return kNever;
-    if (now < next_tick_) return next_tick_;  // the per-block scheduler calls every cycle
-    next_tick_ = now + 1;
-    if (all_sources_stopped_) {  // draining everything: done when the network is empty
-      if (pool_.live() == 0) {
-        finish();
-        return kNever;
-      }
-      return now + 1;
-    }
-    if (setup_.fixed_cycles > 0) {  // fixed window, then drain
-      draining_ = true;
-      maybe_finish(now);
-      if (!done_ && !setup_.failed_links.empty() && outstanding_ != 0 &&
-          double(now) - outstanding_created_sum_ / double(outstanding_) > setup_.phases.latency_threshold) {
-        finish();  // behind a failed link: measured packets would wait for ever
-        return kNever;
-      }
-      return done_ ? kNever : (next_tick_ = now + setup_.phases.sample_period);
-    }
-    occupancy_sum_ += double(network_.flits_buffered());  // VC occupancy, sampled per period
-    ++occupancy_samples_;
-    const double window_latency = ratio(window_latency_sum_, window_packets_);
-    const double accepted = ratio(window_flits_, double(topo_->nodes()) * setup_.phases.sample_period);
-    window_latency_sum_ = 0;
-    window_packets_ = 0;
-    window_flits_ = 0;
-    using S = OpenLoopPhases::State;
-    const S before = phases_.state();
-    S state;
-    if (before == S::kDraining) {
-      double age = 0;
-      const double sum = packet_latency_.mean() * packet_latency_.count() + (double(now) * outstanding_ - outstanding_created_sum_);
-      age = ratio(sum, double(packet_latency_.count() + outstanding_));
-      state = phases_.drain_check(age);
-    } else {
-      const double latency = before == S::kMeasuring && packet_latency_.count() > 0 ? packet_latency_.mean() : window_latency;
-      state = phases_.end_of_period(latency, accepted);
-    }
-    if (before == S::kWarmingUp && state == S::kMeasuring) {
-      restart_measurement(now + 1);
-      warmup_end_ = now;
-    }
-    if (before == S::kWarmingUp && state == S::kWarmingUp) restart_measurement(now + 1);
-    if (before == S::kMeasuring && state != S::kMeasuring) measure_end_ = now + 1;
-    if (state == S::kDone && !phases_.stable()) {  // unstable: stop at once
-      if (measure_end_ == kNever) measure_end_ = now + 1;
-      finish();
-      return kNever;
-    }
-    if (state == S::kDraining) {
-      draining_ = true;
-      maybe_finish(now);
-    }
-    return done_ ? kNever : (next_tick_ = now + setup_.phases.sample_period);
-  }
-  std::string block_name() const override { return std::string(name()) + ".measurement"; }
-
-  // --- packets created and delivered ---
-  void created(const IntendedPacket& p) {
-    const unsigned flits = p.flits;
-    const Cycle c = p.created;
-    intended_.emplace(flow_key(p.src, p.seq), Intended{p.dst, p.flits});
-    ++created_packets_;
-    if (c >= measure_start_ && c < measure_end_) {
-      ++outstanding_;
-      outstanding_created_sum_ += double(c);
-      offered_flits_ += flits;
-    }
-  }
-
-  void arrived_stages(const Packet&, const vc::PacketStages& st, Cycle) override { last_stages_ = st; }
-
-  static std::uint64_t flow_key(NodeId src, std::uint32_t seq) { return std::uint64_t{src} << 32 | seq; }
-
-  // The receiving NIC's node and the flits it counted against what the
-  // source meant (kept here since the packet was made): a packet that reaches
-  // the wrong node, arrives short or long, or that no source made, makes the
-  // run unverified, named.
-  void check_receipt(const Packet& p, unsigned flits, NodeId at) {
-    const auto it = intended_.find(flow_key(p.src, p.seq));
-    const bool made = it != intended_.end();
-    const Intended meant = made ? it->second : Intended{};
-    if (made) intended_.erase(it);
-    if (!wrong_.empty() || (made && meant.dst == at && meant.flits == flits)) return;  // the first problem is reported
-    const std::string which = "packet " + std::to_string(p.seq) + " of node " + std::to_string(p.src);
-    if (!made)
-      wrong_ = "node " + std::to_string(at) + " received " + which +
-               ", which that node never sent (or which was already delivered)";
-    else if (meant.dst != at)
-      wrong_ = which + " was meant for node " + std::to_string(meant.dst) + " and received by node " + std::to_string(at);
-    else
-      wrong_ = which + " to node " + std::to_string(at) + " arrived with " + std::to_string(flits) + " of its " +
-               std::to_string(meant.flits) + " flits";
-  }
-
-  void arrived(const Packet& p, unsigned flits, Cycle tail, NodeId at) override {
-    const Cycle now = tail;
-    check_receipt(p, flits, at);
-    window_latency_sum_ += double(tail - p.created);
-    ++window_packets_;
-    window_flits_ += flits;
-    delivered_flits_ += flits;
-    if (now >= measure_start_ && now < measure_end_) {
-      accepted_flits_ += flits;
-      node_accepted_[at] += flits;
-    }
-    if (p.created >= measure_start_ && p.created < measure_end_) {
-      if (p.hops >= by_hops_.size()) by_hops_.resize(p.hops + 1);
-      by_hops_[p.hops].add(tail - p.injected);
-      packet_latency_.add(tail - p.created);
-      network_latency_.add(tail - p.injected);
-      hops_.add(p.hops);
-      const vc::PacketStages& st = last_stages_;
-      stage_sums_[0] += double(p.injected - p.created);
-      stage_sums_[1] += st.links;
-      stage_sums_[2] += st.routing;
-      stage_sums_[3] += st.vc_alloc;
-      stage_sums_[4] += st.sw_alloc;
-      stage_sums_[5] += st.traversal;
-      stage_sums_[6] += double(tail - st.head_ejected);
-      --outstanding_;
-      outstanding_created_sum_ -= double(p.created);
-    }
-    if (draining_) maybe_finish(now);
-  }
-
-  // Starts the measurement window afresh at `start`. While warming up every
-  // period is a tentative window: a run that turns unstable before its
-  // measurement began still reports what its last period measured (the
-  // accepted throughput at saturation, the latency of the packets that did
-  // arrive), marked unstable.
-  void restart_measurement(Cycle start) {
-    measure_start_ = start;
-    outstanding_ = 0;
-    outstanding_created_sum_ = 0;
-    offered_flits_ = 0;
-    accepted_flits_ = 0;
-    std::fill(node_accepted_.begin(), node_accepted_.end(), 0);
-    packet_latency_ = Histogram();
-    network_latency_ = Histogram();
-    hops_ = Histogram();
-    by_hops_.clear();
-    stage_sums_ = {};
-  }
-
-  void maybe_finish(Cycle now) {
-    if (done_ || outstanding_ != 0) return;
-    if (!all_sources_stopped_) {
-      phases_.drained();
-      measured_drained_at_ = now;
-      if (!setup_.drain_all) {
-        finish();
-        return;
-      }
-      for (auto& s : sources_) s->stop_injecting();
-      all_sources_stopped_ = true;
-    }
-    next_tick_ = std::min(next_tick_, now + 1);
-    engine_.wake(*this, now + 1);  // the packet that just arrived is released after this call
-  }
-
-  void finish() {
-    done_ = true;
-    engine_.stop();
-  }
-
-  // --- Experiment ---
-  CycleEngine& engine() override { return engine_; }
-  std::uint64_t routers() const override { return topo_->routers(); }
-
-  bool stable() const { return phases_.stable() && engine_.outcome().status == RunOutcome::Status::kCompleted; }
-
-  std::string problem() const override {
-    const RunOutcome& o = engine_.outcome();
-    if (o.status != RunOutcome::Status::kCompleted) {
-      std::string d = o.diagnostic;
-      const std::string cyc = network_.waiting_cycle();
-      if (!cyc.empty()) d += "; waiting cycle: " + cyc;
-      return d;
-    }
-    if (!wrong_.empty()) return wrong_;
-    if (!setup_.failed_links.empty()) {
-      // Measured packets that never arrived, or traffic left waiting on a
-      // failed link: the fault blocked the network.
-      const std::string where = network_.stuck_at_failed_link();
-      if (outstanding_ != 0 || !where.empty()) {
-        std::string names;
-        for (const auto& l : setup_.failed_links) names += (names.empty() ? "" : ", ") + l.name;
-        return "failed link(s) " + names + ": " + std::to_string(pool_.live()) + " packet(s) never arrived" +
-               (where.empty() ? "" : "; " + where);
-      }
-    }
-    if (ledger_.delivered + pool_.live() != ledger_.injected)
-      return "conservation violated: " + std::to_string(ledger_.injected) + " packets injected, " +
-             std::to_string(ledger_.delivered) + " delivered, " + std::to_string(pool_.live()) + " held";
-    if (phases_.stable() && outstanding_ != 0) return std::to_string(outstanding_) + " measured packet(s) never arrived";
-    return "";
-  }
-
-  Cycle measured_cycles() const {
-    // An interrupted run measured only up to its last cycle.
-    const Cycle end = std::min(measure_end_, engine_.outcome().last_cycle + 1);
-    return end > measure_start_ ? end - measure_start_ : 0;
-  }
-
-  static nlohmann::ordered_json summary(const Histogram& h) {
-    return {{"mean", h.mean()}, {"p50", h.percentile(50)}, {"p99", h.percentile(99)}, {"max", h.max()},
-            {"min", h.min()}, {"count", h.count()}};
-  }
-
-  void write_results(nlohmann::ordered_json& out) const override {
-    const double nodes = topo_->nodes();
-    const double cycles = double(measured_cycles());
-    nlohmann::ordered_json r;
-    r["status"] = to_string(engine_.outcome().status);
-    r["stable"] = stable();
-    r["verified"] = problem().empty();
-    r["conservation"] = problem().empty() ? "ok" : problem();
-    r["latency"]["packet"] = summary(packet_latency_);
-    r["latency"]["packet"]["histogram"] = packet_latency_.to_json()["bins"];
-    r["latency"]["network"] = summary(network_latency_);
-    // Mean cycles per measured packet in each stage (routers/vc/stage_log.hpp):
-    // source_queue is packet minus network latency; the others sum to the
-    // network latency (links include each buffer-write cycle; serialization
-    // is the tail's lag behind the head at the destination).
-    static const char* const kStages[] = {"source_queue", "links",     "routing",      "vc_alloc",
-                                          "sw_alloc",     "traversal", "serialization"};
-    for (std::size_t i = 0; i < stage_sums_.size(); ++i)
-      r["latency"]["stages"][kStages[i]] = ratio(stage_sums_[i], double(packet_latency_.count()));
-    r["throughput"]["offered"] = ratio(double(offered_flits_), nodes * cycles);
-    r["throughput"]["accepted"] = ratio(double(accepted_flits_), nodes * cycles);
-    std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-    for (auto a : node_accepted_) {
-      lo = std::min(lo, a);
-      hi = std::max(hi, a);
-    }
-    r["throughput"]["accepted_min"] = ratio(double(lo), cycles);
-    r["throughput"]["accepted_max"] = ratio(double(hi), cycles);
-    r["hops"] = summary(hops_);
-    r["packets"] = {{"created", created_packets_}, {"delivered", ledger_.delivered},
-                    {"measured", packet_latency_.count()}, {"held_at_end", pool_.live()}};
-    r["phases"] = {{"warmup_end", warmup_end_}, {"measure_start", measure_start_},
-                   {"measure_end", measure_end_ == kNever ? 0 : measure_end_},
-                   {"measured_drained", measured_drained_at_}, {"periods", phases_.periods()},
-                   {"converged", phases_.converged()}};
-    // Which window the figures above cover.
-    r["phases"]["window"] = setup_.fixed_cycles > 0 ? "fixed"
-                            : warmup_end_ == 0 && !phases_.stable() ? "last_warmup_period"
-                                                                    : "measurement";
-    const std::string why = problem();
-    if (!why.empty()) r["problem"] = why;
-    const std::string cyc = engine_.outcome().status == RunOutcome::Status::kStalled ? network_.waiting_cycle() : "";
-    if (!cyc.empty()) r["waiting_cycle"] = cyc;
-    if (!engine_.outcome().held.empty()) r["held"] = held_json(engine_.outcome());
-    nlohmann::ordered_json hops = nlohmann::ordered_json::array();
-    for (std::size_t h = 0; h < by_hops_.size(); ++h)
-      if (by_hops_[h].count() != 0)
-        hops.push_back({{"routers", h}, {"packets", by_hops_[h].count()}, {"network_latency_mean", by_hops_[h].mean()},
-                        {"per_router", by_hops_[h].mean() / double(h)}});
-    r["latency"]["network"]["by_hops"] = hops;
-    out["result"] = r;
-
-    const double run_cycles = double(engine_.outcome().last_cycle);
-    double usum = 0, umax = 0;
-    for (const auto& c : network_.channels()) {
-      const double u = ratio(double(c.link->transfers()), run_cycles);
-      usum += u;
-      umax = std::max(umax, u);
-    }
-    std::size_t max_q = 0;
-    for (NodeId n = 0; n < topo_->nodes(); ++n) max_q = std::max(max_q, network_.nic(n).max_queue());
-    out["vc"] = {{"channels", network_.channels().size()},
-                 {"channel_utilisation_mean", ratio(usum, double(network_.channels().size()))},
-                 {"channel_utilisation_max", umax},
-                 {"max_injection_queue", max_q},
-                 {"vc_occupancy_mean", ratio(occupancy_sum_, double(occupancy_samples_) * router_ports() *
-                                                                 setup_.net.router.vcs)},
-                 {"routers", topo_->routers()}};
-  }
-
-  double router_ports() const {
-    double n = 0;
-    for (unsigned r = 0; r < topo_->routers(); ++r) n += topo_->ports(r);
-    return n;
-  }
-
-  std::vector<std::string> table_header() const override {
-    return {"network", "pattern", "offered", "accepted", "packet lat", "network lat", "p99", "hops", "stable", "verified"};
-  }
-  std::vector<std::string> table_row() const override {
-    auto f = [](double x, int digits) {
-      std::ostringstream s;
-      s << std::fixed << std::setprecision(digits) << x;
-      return s.str();
-    };
-    nlohmann::ordered_json j;
-    write_results(j);
-    const auto& r = j["result"];
-    return {topo_->describe(),
-            pattern_names()[static_cast<std::size_t>(setup_.pattern.kind)],
-            f(r["throughput"]["offered"].get<double>(), 4),
-            f(r["throughput"]["accepted"].get<double>(), 4),
-            f(r["latency"]["packet"]["mean"].get<double>(), 2),
-            f(r["latency"]["network"]["mean"].get<double>(), 2),
-            std::to_string(r["latency"]["packet"]["p99"].get<std::uint64_t>()),
-            f(r["hops"]["mean"].get<double>(), 2),
-            stable() ? "yes" : "NO",
-            problem().empty() ? "yes" : "NO"};
-  }
-
- private:
-  const VcSetup setup_;
-  PacketPool pool_;
-  TrafficLedger ledger_;
-  CycleEngine engine_;
-  std::unique_ptr<vc::VcTopology> topo_;
-  vc::VcNetwork network_;
-  OpenLoopPhases phases_;
-  std::vector<std::unique_ptr<OpenLoopSource>> sources_;
-  Cycle measure_start_ = kNever;
-  Cycle measure_end_ = kNever;
-  Cycle warmup_end_ = 0;
-  Cycle measured_drained_at_ = 0;
-  Cycle next_tick_ = 1;
-  bool draining_ = false;
-  bool done_ = false;
-  bool all_sources_stopped_ = false;
-  std::uint64_t outstanding_ = 0;
-  double outstanding_created_sum_ = 0;
-  std::uint64_t created_packets_ = 0;
-  std::uint64_t offered_flits_ = 0;
-  std::uint64_t accepted_flits_ = 0;
-  std::uint64_t delivered_flits_ = 0;
-  double window_latency_sum_ = 0;
-  std::uint64_t window_packets_ = 0;
-  std::uint64_t window_flits_ = 0;
-  std::vector<std::uint64_t> node_accepted_;
-  Histogram packet_latency_, network_latency_, hops_;
-  std::vector<Histogram> by_hops_;  // network latency by routers traversed
-  vc::PacketStages last_stages_;     // of the packet arrived() is about to report
-  std::array<double, 7> stage_sums_{};  // result.latency.stages, summed over measured packets
-  double occupancy_sum_ = 0;
-  std::uint64_t occupancy_samples_ = 0;
-  std::string wrong_;
-  // Packets made and not yet received: (source, its sequence number) -> the
-  // destination it meant. Bounded by the packets in flight.
-  struct Intended {
-    NodeId dst = kNoNode;
-    unsigned flits = 0;
-  };
-  std::unordered_map<std::uint64_t, Intended> intended_;
-};
 
 // The resource guard's estimate. Calibrated with the results' peak RSS
 // (VmHWM, release build, light load so the injection queues stay short): 9 MB
@@ -842,27 +452,30 @@ class VcExperiment : public Experiment, public vc::ArrivalSink, public Clocked {
 // 9 x 1024 3.0 GB). Packets waiting in the unbounded injection queues are not
 // counted: beyond saturation they grow until the latency threshold stops the
 // run (tests/integration/vc_run_test.cpp checks the estimate within 2x).
-ResourceEstimate VcSetup::estimate() const {
+ResourceEstimate VcSyntheticSetup::estimate() const {
   ResourceEstimate e;
-  const double nodes = std::pow(static_cast<double>(k), static_cast<double>(n));
-  double ports = 2.0 * n + 1;
-  if (fattree) {  // n - 1 routers: per node, the mean of 2 c_l + c_(l+1) over the routers
+  const VcNetworkSpec& s = network;
+  const OpenLoopPhases::Params& phases = window.phases;
+  const double nodes = std::pow(static_cast<double>(s.k), static_cast<double>(s.n));
+  double ports = 2.0 * s.n + 1;
+  if (s.fattree) {  // n - 1 routers: per node, the mean of 2 c_l + c_(l+1) over the routers
     double total = 0;
-    for (unsigned l = 1; l <= height; ++l)
-      total += std::ldexp(1.0, static_cast<int>(height - l)) * (2.0 * capacities[l - 1] + (l < height ? capacities[l] : 0));
+    for (unsigned l = 1; l <= s.height; ++l)
+      total += std::ldexp(1.0, static_cast<int>(s.height - l)) *
+               (2.0 * s.capacities[l - 1] + (l < s.height ? s.capacities[l] : 0));
     ports = total / nodes;
   }
-  const double slots = ports * net.router.vcs * net.router.buffer_depth;
-  e.memory_bytes = 9e6 + nodes * (15e3 + 16.5 * slots) + 2.0 * sizeof(TraceEntry) * double(trace.size());
+  const double slots = ports * s.net.router.vcs * s.net.router.buffer_depth;
+  e.memory_bytes = 9e6 + nodes * (15e3 + 16.5 * slots) + 2.0 * sizeof(TraceEntry) * double(traffic.trace.size());
   e.what = std::to_string(static_cast<std::uint64_t>(nodes)) + " routers with " +
            std::to_string(static_cast<std::uint64_t>(slots)) + " flit buffer slots each";
   // The fixed window (or the trace's last packet) must be simulated whole.
-  Cycle last = fixed_cycles;
-  for (const auto& t : trace) last = std::max(last, t.cycle);
+  Cycle last = window.fixed_cycles;
+  for (const auto& t : traffic.trace) last = std::max(last, t.cycle);
   if (last > 0) {
     e.cycles_lower_bound = double(last);
-    e.cycles_why = fixed_cycles >= last ? "measure.cycles = " + std::to_string(fixed_cycles)
-                                        : "the trace's last packet is created in cycle " + std::to_string(last);
+    e.cycles_why = window.fixed_cycles >= last ? "measure.cycles = " + std::to_string(window.fixed_cycles)
+                                               : "the trace's last packet is created in cycle " + std::to_string(last);
   } else if (phases.warmup_periods > 0) {
     e.cycles_lower_bound = double(phases.warmup_periods + 1) * double(phases.sample_period);
     e.cycles_why = std::to_string(phases.warmup_periods) + " warm-up periods and one measured period of " +
@@ -874,19 +487,13 @@ ResourceEstimate VcSetup::estimate() const {
   // (or the fixed window), plus a drain of one period.
   const double periods = (phases.warmup_periods > 0 ? phases.warmup_periods : phases.max_samples) + phases.max_samples + 1;
   const double cycles = last > 0 ? double(last) + double(phases.sample_period) : periods * double(phases.sample_period);
-  const double routers = fattree ? nodes - 1 : nodes;
+  const double routers = s.fattree ? nodes - 1 : nodes;
   e.work = (routers + nodes) * cycles;
   e.work_why = std::to_string(static_cast<std::uint64_t>(routers)) + " routers and " +
                std::to_string(static_cast<std::uint64_t>(nodes)) + " nodes over up to " +
                std::to_string(static_cast<std::uint64_t>(cycles)) + " cycles";
   return e;
 }
-
-std::unique_ptr<Experiment> VcSetup::elaborate(const std::string& name, const RunContext& ctx) {
-  return std::make_unique<VcExperiment>(name.c_str(), *this, ctx);
-}
-
-}  // namespace
 
 NetworkKind vc_kind() {
   NetworkKind kind;

@@ -1,0 +1,56 @@
+// What network.type=vc configures (testbench/vc_experiment.cpp) and its two
+// kinds of traffic elaborate: open-loop synthetic traffic
+// (vc_synthetic_experiment.cpp) and, with traffic.collective, Sanders &
+// Sibeyn's pipelined collectives of single-port processors
+// (vc_collective_experiment.cpp).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "routers/vc/vc_link_address.hpp"
+#include "routers/vc/vc_network.hpp"
+#include "routers/vc/vc_topology.hpp"
+#include "testbench/experiment.hpp"
+#include "testbench/open_loop_experiment.hpp"
+
+namespace icn {
+
+// The VC network, as network.* and router.* give it.
+struct VcNetworkSpec {
+  vc::TopologyKind topology = vc::TopologyKind::kMesh;
+  bool fattree = false;
+  unsigned height = 0;               // fat tree: log2 leaves
+  std::vector<unsigned> capacities;  // fat tree: c_1..c_h
+  unsigned k = 8, n = 2;
+  std::vector<unsigned> sides;       // mesh/torus: routers per dimension (k, n times, unless given as a list)
+  bool dateline = true;
+  bool adaptive = false;
+  unsigned nodes = 0;
+  vc::NetworkParams net;
+  std::vector<vc::VcLinkAddress> failed_links;  // parsed once (routers/vc/vc_link_address.hpp)
+
+  bool torus() const { return !fattree && topology == vc::TopologyKind::kTorus; }
+  std::unique_ptr<vc::VcTopology> make_topology() const;
+  // Cuts the failed links in a built network.
+  void fail_links(vc::VcNetwork& network) const;
+};
+
+// Open-loop synthetic traffic on the network.
+struct VcSyntheticSetup : ExperimentSetup {
+  VcNetworkSpec network;
+  OpenLoopTraffic traffic;
+  double rate = 0;  // traffic.injection_rate, flits per node per cycle
+  OpenLoopWindow window;
+
+  std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
+  ResourceEstimate estimate() const override;
+};
+
+// traffic.collective given: reads the collective's keys (the crossbar runs'
+// traffic.* and nic.* keys, and traffic.embedding) for this network.
+std::unique_ptr<ExperimentSetup> configure_vc_collective(Config& cfg, const VcNetworkSpec& network);
+// Those keys, for `icnsim list`.
+std::vector<ParamGroup> vc_collective_params();
+
+}  // namespace icn
