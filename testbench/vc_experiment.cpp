@@ -1,17 +1,10 @@
 #include "testbench/vc_experiment.hpp"
 
-#include <array>
+#include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <memory>
-#include <sstream>
-#include <unordered_map>
 
-#include "models/ledger.hpp"
-#include "models/open_loop.hpp"
 #include "models/params.hpp"
-#include "models/packet.hpp"
-#include "models/stats.hpp"
 #include "models/wiring_fault.hpp"
 #include "models/fat_tree.hpp"
 #include "routers/vc/fattree_topology.hpp"
@@ -58,31 +51,6 @@ const ChoiceParam kVcAllocator{"router.vc_allocator", "islip", {"islip", "round_
                                "separable input-first VC allocator"};
 const IntParam kAllocIterations{"router.alloc_iterations", 1, 1, 8, "iSLIP iterations of the VC allocator"};
 
-const RealParam kInjectionRate{"traffic.injection_rate", "0.05", 0, 1, "offered load in flits per node per cycle",
-                               "0..1 (flits/node/cycle; packets/node/cycle <= 1)", "traffic.pattern other than trace"};
-const BoolParam kSelfTraffic{"traffic.self_traffic", true, "uniform: a node may draw itself (BookSim: true)"};
-const ChoiceParam kInjection{"traffic.injection", "bernoulli", {"bernoulli", "onoff"}, "injection process"};
-const RealParam kBurstAlpha{"traffic.burst_alpha", "0.1", 0, 1, "on/off: probability per cycle of turning on",
-                            "0 < alpha <= 1", "traffic.injection=onoff"};
-const RealParam kBurstBeta{"traffic.burst_beta", "0.1", 0, 1, "on/off: probability per cycle of turning off",
-                           "0 < beta <= 1", "traffic.injection=onoff"};
-const RealParam kHotspotFraction{"traffic.hotspot_fraction", "0.1", 0, 1,
-                                 "hotspot: fraction of packets sent to a hotspot node", "0..1", "traffic.pattern=hotspot"};
-const IntParam kSamplePeriod{"measure.sample_period", 1000, 1, 1000000000, "cycles per sample period", "", "1..10^9"};
-const IntParam kWarmupPeriods{"measure.warmup_periods", 0, 0, 1000, "warm-up periods; 0 = until latency is steady"};
-const IntParam kMaxSamples{"measure.max_samples", 10, 1, 10000,
-                           "sample periods of measurement before giving up converging"};
-const RealParam kLatencyThreshold{"measure.latency_threshold", "500", 1, 1e9,
-                                  "average latency above which the run is unstable", "1..10^9"};
-const RealParam kStoppingThreshold{"measure.stopping_threshold", "0.05", 0, 1,
-                                   "relative change of latency that counts as converged", "0..1"};
-const IntParam kMeasureCycles{"measure.cycles", 0, 0, std::int64_t{1} << 40,
-                              "0: warm-up/measure/drain phases; > 0: measure every packet created in cycles 1..cycles "
-                              "(no warm-up)",
-                              "", "0..2^40"};
-const BoolParam kDrainAll{"measure.drain_all", true,
-                          "after the measured packets, stop the sources and drain every packet"};
-
 std::vector<ParamSpec> network_params() {
   return {
       kPreset.spec(),
@@ -109,30 +77,6 @@ std::vector<ParamSpec> network_params() {
       kCreditDelay.spec(),
       kVcAllocator.spec(),
       kAllocIterations.spec(),
-  };
-}
-
-std::vector<ParamSpec> traffic_params() {
-  return {
-      {"traffic.pattern", "uniform", join_choices(pattern_names()), "destination pattern"},
-      kInjectionRate.spec(),
-      {"traffic.packet_size", "4", "1..65536, or a list of sizes", "packet length in flits"},
-      {"traffic.packet_size_weights", "[]", "list of weights > 0, one per size (empty: equal)",
-       "probabilities of the sizes in traffic.packet_size", "traffic.packet_size given as a list"},
-      kSelfTraffic.spec(),
-      kInjection.spec(),
-      kBurstAlpha.spec(),
-      kBurstBeta.spec(),
-      kHotspotFraction.spec(),
-      {"traffic.hotspot_nodes", "[0]", "list of nodes 0..N-1", "hotspot: the hotspot nodes", "traffic.pattern=hotspot"},
-      {"traffic.trace_file", "", "a file of 'cycle source destination size' lines", "trace: the trace", "traffic.pattern=trace"},
-      kSamplePeriod.spec(),
-      kWarmupPeriods.spec(),
-      kMaxSamples.spec(),
-      kLatencyThreshold.spec(),
-      kStoppingThreshold.spec(),
-      kMeasureCycles.spec(),
-      kDrainAll.spec(),
   };
 }
 
@@ -314,119 +258,20 @@ VcNetworkSpec read_network(Config& cfg, bool collective) {
   return s;
 }
 
-// traffic.packet_size (one size or a list) and traffic.packet_size_weights.
-PacketSizes read_packet_sizes(Config& cfg) {
-  PacketSizes sizes;
-  if (!cfg.node("traffic.packet_size").IsSequence()) {
-    sizes.sizes = {static_cast<unsigned>(cfg.integer("traffic.packet_size", 1, 65536))};
-    sizes.weights = {1.0};
-    return sizes;
-  }
-  sizes.sizes.clear();
-  for (auto v : cfg.integer_list("traffic.packet_size", 1, 65536)) sizes.sizes.push_back(static_cast<unsigned>(v));
-  if (sizes.sizes.empty()) cfg.fail("traffic.packet_size", "a list needs at least one size (1..65536)");
-  const YAML::Node w = cfg.node("traffic.packet_size_weights");
-  sizes.weights.assign(sizes.sizes.size(), 1.0);
-  const std::string allowed = "a list of " + std::to_string(sizes.sizes.size()) +
-                              " numbers in (0, 1e9], one per size in traffic.packet_size, or [] for equal weights";
-  if (!w.IsNull() && !w.IsSequence()) cfg.fail("traffic.packet_size_weights", "expected " + allowed);
-  if (w.IsSequence() && w.size() != 0) {
-    if (w.size() != sizes.sizes.size()) cfg.fail("traffic.packet_size_weights", "expected " + allowed);
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      double x = -1;
-      if (!w[i].IsScalar() || !parse_decimal_real(w[i].Scalar(), x) || !(x > 0) || x > 1e9)
-        cfg.fail("traffic.packet_size_weights", "expected " + allowed);
-      sizes.weights[i] = x;
-    }
-  }
-  return sizes;
-}
-
-// traffic.injection_rate and the injection process.
-void read_injection(Config& cfg, VcSyntheticSetup& s) {
-  InjectionProcess& process = s.traffic.process;
-  s.rate = kInjectionRate.read(cfg);
-  process.packet_rate = s.rate / s.traffic.sizes.mean();
-  if (process.packet_rate > 1)
-    cfg.fail("traffic.injection_rate", "at most one packet per node per cycle (rate / mean packet size <= 1)");
-  if (kInjection.read(cfg) != "onoff") return;
-  process.kind = InjectionProcess::Kind::kOnOff;
-  process.alpha = kBurstAlpha.read(cfg);
-  process.beta = kBurstBeta.read(cfg);
-  if (process.alpha <= 0) cfg.fail("traffic.burst_alpha", "must be > 0 (0 < alpha <= 1)");
-  if (process.beta <= 0) cfg.fail("traffic.burst_beta", "must be > 0 (0 < beta <= 1)");
-  if (process.packet_rate * (process.alpha + process.beta) / process.alpha > 1)
-    cfg.fail("traffic.injection_rate", "too high for this burstiness: rate (alpha+beta)/alpha must be <= 1 packet/cycle");
-}
-
-// traffic.*: the destination pattern, packet sizes and injection process.
-void read_traffic(Config& cfg, VcSyntheticSetup& s) {
-  const unsigned nodes = s.network.nodes;
-  DestinationPattern& pattern = s.traffic.pattern;
-  const std::string name = cfg.choice("traffic.pattern", pattern_names());
-  for (std::size_t i = 0; i < pattern_names().size(); ++i)
-    if (pattern_names()[i] == name) pattern.kind = static_cast<PatternKind>(i);
-  pattern.nodes = nodes;
-  pattern.k = s.network.k;
-  pattern.n = s.network.n;
-  pattern.self_traffic = kSelfTraffic.read(cfg);
-  const std::string why = pattern.problem();
-  if (!why.empty()) cfg.fail("traffic.pattern", name + " " + why);
-
-  s.traffic.sizes = read_packet_sizes(cfg);
-  unsigned max_size = 0;
-  for (unsigned z : s.traffic.sizes.sizes) max_size = std::max(max_size, z);
-  s.network.net.max_packet_flits = std::max(max_size, 65536u);
-
-  if (pattern.kind == PatternKind::kHotspot) {
-    pattern.hotspot_fraction = kHotspotFraction.read(cfg);
-    for (auto v : cfg.integer_list("traffic.hotspot_nodes", 0, nodes - 1)) pattern.hotspots.push_back(static_cast<NodeId>(v));
-    if (pattern.hotspots.empty()) cfg.fail("traffic.hotspot_nodes", "needs at least one node 0.." + std::to_string(nodes - 1));
-  }
-  if (pattern.kind == PatternKind::kTrace) {
-    const std::string path = cfg.text("traffic.trace_file");
-    if (path.empty()) cfg.fail("traffic.trace_file", "traffic.pattern=trace needs a trace file");
-    s.traffic.trace = read_trace(path, nodes, 65536);
-    cfg.declare_unused("traffic.injection_rate", "the trace gives the packets");
-  } else {
-    read_injection(cfg, s);
-  }
-}
-
-// measure.*: the measurement window.
-OpenLoopWindow read_window(Config& cfg, bool may_block) {
-  OpenLoopWindow w;
-  w.phases.sample_period = static_cast<Cycle>(kSamplePeriod.read(cfg));
-  w.phases.warmup_periods = static_cast<unsigned>(kWarmupPeriods.read(cfg));
-  w.phases.max_samples = static_cast<unsigned>(kMaxSamples.read(cfg));
-  w.phases.latency_threshold = kLatencyThreshold.read(cfg);
-  w.phases.stopping_threshold = kStoppingThreshold.read(cfg);
-  w.phases.acc_stopping_threshold = w.phases.stopping_threshold;
-  w.phases.warmup_threshold = w.phases.stopping_threshold;
-  w.fixed_cycles = static_cast<Cycle>(kMeasureCycles.read(cfg));
-  w.drain_all = kDrainAll.read(cfg);
-  w.may_block = may_block;
-  return w;
-}
-
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   // traffic.collective: Sanders & Sibeyn's broadcast and reduction of single-port
   // processors over these routers (testbench/vc_collective_experiment.cpp),
   // instead of open-loop synthetic traffic.
   const bool collective = cfg.given("traffic.collective");
   cfg.declare(network_params());
-  if (!collective) cfg.declare(traffic_params());
+  if (!collective) cfg.declare(vc_synthetic_params());
   if (kPreset.read(cfg) == "booksim")
     for (const auto& [key, value] : booksim_preset())
       if (!collective || (key.rfind("traffic.", 0) != 0 && key.rfind("measure.", 0) != 0))
         cfg.apply_preset(key, value);  // fills only what the scenario does not give
   VcNetworkSpec network = read_network(cfg, collective);
   if (collective) return configure_vc_collective(cfg, network);
-  auto s = std::make_unique<VcSyntheticSetup>();
-  s->network = std::move(network);
-  read_traffic(cfg, *s);
-  s->window = read_window(cfg, !s->network.failed_links.empty());
-  return s;
+  return configure_vc_synthetic(cfg, std::move(network));
 }
 
 }  // namespace
@@ -443,65 +288,13 @@ void VcNetworkSpec::fail_links(vc::VcNetwork& network) const {
   }
 }
 
-// The resource guard's estimate. Calibrated with the results' peak RSS
-// (VmHWM, release build, light load so the injection queues stay short): 9 MB
-// for the program, about 15 KB per node (router, NIC, processing element and
-// their SystemC modules and links: 8x8 11 MB, 32x32 25 MB, 64x64 74 MB,
-// 100x100 181 MB, 16^3 72 MB) and 16.5 bytes per buffered flit slot
-// (ports x VCs x depth per router: 64x64 with 8 VCs x 64 flits 244 MB, with
-// 9 x 1024 3.0 GB). Packets waiting in the unbounded injection queues are not
-// counted: beyond saturation they grow until the latency threshold stops the
-// run (tests/integration/vc_run_test.cpp checks the estimate within 2x).
-ResourceEstimate VcSyntheticSetup::estimate() const {
-  ResourceEstimate e;
-  const VcNetworkSpec& s = network;
-  const OpenLoopPhases::Params& phases = window.phases;
-  const double nodes = std::pow(static_cast<double>(s.k), static_cast<double>(s.n));
-  double ports = 2.0 * s.n + 1;
-  if (s.fattree) {  // n - 1 routers: per node, the mean of 2 c_l + c_(l+1) over the routers
-    double total = 0;
-    for (unsigned l = 1; l <= s.height; ++l)
-      total += std::ldexp(1.0, static_cast<int>(s.height - l)) *
-               (2.0 * s.capacities[l - 1] + (l < s.height ? s.capacities[l] : 0));
-    ports = total / nodes;
-  }
-  const double slots = ports * s.net.router.vcs * s.net.router.buffer_depth;
-  e.memory_bytes = 9e6 + nodes * (15e3 + 16.5 * slots) + 2.0 * sizeof(TraceEntry) * double(traffic.trace.size());
-  e.what = std::to_string(static_cast<std::uint64_t>(nodes)) + " routers with " +
-           std::to_string(static_cast<std::uint64_t>(slots)) + " flit buffer slots each";
-  // The fixed window (or the trace's last packet) must be simulated whole.
-  Cycle last = window.fixed_cycles;
-  for (const auto& t : traffic.trace) last = std::max(last, t.cycle);
-  if (last > 0) {
-    e.cycles_lower_bound = double(last);
-    e.cycles_why = window.fixed_cycles >= last ? "measure.cycles = " + std::to_string(window.fixed_cycles)
-                                               : "the trace's last packet is created in cycle " + std::to_string(last);
-  } else if (phases.warmup_periods > 0) {
-    e.cycles_lower_bound = double(phases.warmup_periods + 1) * double(phases.sample_period);
-    e.cycles_why = std::to_string(phases.warmup_periods) + " warm-up periods and one measured period of " +
-                   std::to_string(phases.sample_period) + " cycles";
-  }
-  // Work: under load about one evaluation per router and one per node (its
-  // NIC or source) each cycle (an 8x8 mesh at 0.15 measured 85 a cycle
-  // against 128 counted), over at most every warm-up and measured period
-  // (or the fixed window), plus a drain of one period.
-  const double periods = (phases.warmup_periods > 0 ? phases.warmup_periods : phases.max_samples) + phases.max_samples + 1;
-  const double cycles = last > 0 ? double(last) + double(phases.sample_period) : periods * double(phases.sample_period);
-  const double routers = s.fattree ? nodes - 1 : nodes;
-  e.work = (routers + nodes) * cycles;
-  e.work_why = std::to_string(static_cast<std::uint64_t>(routers)) + " routers and " +
-               std::to_string(static_cast<std::uint64_t>(nodes)) + " nodes over up to " +
-               std::to_string(static_cast<std::uint64_t>(cycles)) + " cycles";
-  return e;
-}
-
 NetworkKind vc_kind() {
   NetworkKind kind;
   kind.type = "vc";
   kind.summary = "input-queued virtual-channel wormhole router on a k-ary n-mesh, torus or fat tree: open-loop "
                  "synthetic traffic, or with traffic.collective Sanders & Sibeyn's pipelined broadcast and reduction";
   kind.params = [] {
-    std::vector<ParamGroup> groups{{"network", network_params()}, {"traffic", traffic_params()}};
+    std::vector<ParamGroup> groups{{"network", network_params()}, {"traffic", vc_synthetic_params()}};
     for (auto& g : vc_collective_params()) groups.push_back(std::move(g));
     return groups;
   };

@@ -47,6 +47,12 @@ struct VcSyntheticSetup : ExperimentSetup {
   ResourceEstimate estimate() const override;
 };
 
+// Without traffic.collective: reads the open-loop traffic's keys (traffic.*,
+// measure.*) for this network.
+std::unique_ptr<ExperimentSetup> configure_vc_synthetic(Config& cfg, VcNetworkSpec network);
+// Those keys, for `icnsim list`.
+std::vector<ParamSpec> vc_synthetic_params();
+
 // traffic.collective given: reads the collective's keys (the crossbar runs'
 // traffic.* and nic.* keys, and traffic.embedding) for this network.
 std::unique_ptr<ExperimentSetup> configure_vc_collective(Config& cfg, const VcNetworkSpec& network);
