@@ -20,6 +20,7 @@
 #include "models/host.hpp"
 #include "models/params.hpp"
 #include "testbench/output_file.hpp"
+#include "testbench/run_outputs.hpp"
 
 namespace icn {
 
@@ -288,26 +289,33 @@ class ProgressLine {
   bool stop_ = false;
 };
 
-// The results file of a run that failed before it had results: it says so.
-// It may be written before the inputs are known (a refused key can hide the
-// trace file the JSON would overwrite), so it replaces only a file that is
-// absent, empty or a JSON document: never an input.
-void write_failure_json(const std::string& path, const std::string& why, int exit_code) {
-  if (path.empty()) return;
-  if (std::ifstream existing(path); existing) {
-    char first = 0;
-    while (existing.get(first) && std::isspace(static_cast<unsigned char>(first))) {
-    }
-    if (existing && first != '{') return;
+// Elaborates and simulates the run. The experiment is never destroyed: the
+// caller leaves with std::_Exit (SystemC 2.3.4 tears modules down in
+// quadratic time: minutes for a million-router network), also when an error
+// unwinds.
+struct Simulated {
+  Experiment* experiment = nullptr;
+  double elaboration_seconds = 0;
+  double wall_seconds = 0;
+};
+Simulated simulate(Prepared& p, RunOutputs& outputs, bool quiet) {
+  Simulated s;
+  WaveformTracer* tracer = outputs.open_waveform(p.ctx.engine.period);
+  p.ctx.tracer = tracer;
+  WallClock elaboration;
+  s.experiment = p.setup->elaborate("icnsim", p.ctx).release();
+  if (tracer != nullptr) s.experiment->engine().add_cycle_hook([tracer](Cycle c) { tracer->sample(c); });
+  s.elaboration_seconds = elaboration.seconds();
+  WallClock wall;
+  {
+    // Only for a person watching: nothing when stderr is not a terminal, so
+    // tests, sweeps and redirected runs stay byte-identical.
+    std::unique_ptr<ProgressLine> progress;
+    if (!quiet && ::isatty(STDERR_FILENO) == 1) progress = std::make_unique<ProgressLine>(*s.experiment, std::cerr);
+    sc_core::sc_start();
   }
-  nlohmann::ordered_json results;
-  results["icnsim"] = {{"version", kVersion}};
-  results["result"] = {{"status", "error"}, {"verified", false}, {"exit_code", exit_code}, {"problem", why}};
-  try {
-    write_file_atomically(path, results.dump(2) + "\n");
-  } catch (const OutputError&) {
-    // The error being reported is the one that matters.
-  }
+  s.wall_seconds = wall.seconds();
+  return s;
 }
 
 int run_checked(const RunRequest& request, std::ostream& out, std::string& failure_json) {
@@ -315,107 +323,35 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
   for (const auto& key : request.unsets) cfg.unset(key);
   for (const auto& o : request.overrides) cfg.apply_override(o);
   Prepared p = prepare(cfg);
-  const std::string json_key = request.json_path.empty() ? "outputs.json" : "--json";
-  const std::string vcd_key = request.vcd_path.empty() ? "outputs.vcd" : "--vcd";
-  if (!request.json_path.empty()) p.json_path = request.json_path;
-  if (!request.vcd_path.empty()) p.vcd_path = request.vcd_path;
-  cfg.resolve("outputs.json", p.json_path);
-  cfg.resolve("outputs.vcd", p.vcd_path);
-  // Every output is checked before anything is elaborated.
-  if (!p.json_path.empty()) {
-    check_output_path(json_key, p.json_path);
-    failure_json = p.json_path;
-  }
-  // No output may overwrite another output or an input.
-  std::vector<std::pair<std::string, std::string>> outputs, inputs{{"scenario file", request.scenario_path}};
-  if (!p.json_path.empty()) outputs.emplace_back(json_key, p.json_path);
-  if (!p.vcd_path.empty()) {
-    check_output_path(vcd_key, vcd_file_for(p.vcd_path));
-    outputs.emplace_back(vcd_key, vcd_file_for(p.vcd_path));
-    for (const std::string& side : p.setup->waveform_side_files(vcd_file_for(p.vcd_path))) {
-      check_output_path(vcd_key + " (the RTL waveform beside it)", side);
-      outputs.emplace_back(vcd_key + " (the RTL waveform beside it)", side);
-    }
-  }
-  for (const std::string& key : cfg.input_file_keys())
-    if (const std::string path = cfg.value_text(key); !path.empty()) inputs.emplace_back(key, path);
-  check_distinct_files(outputs, inputs);
+  // Every output and the resources are checked before anything is elaborated.
+  RunOutputs outputs(request, cfg, p, failure_json);
   const ResourceEstimate estimate = p.setup->estimate();
   check_resources(estimate, p);
-
-  std::unique_ptr<WaveformTracer> tracer;
-  if (!p.vcd_path.empty()) {
-    try {
-      tracer = std::make_unique<WaveformTracer>(p.vcd_path, p.ctx.engine.period);
-    } catch (const std::runtime_error& e) {
-      throw ConfigError(vcd_key + ": " + e.what());
-    }
-    p.ctx.tracer = tracer.get();
-  }
-  WallClock elaboration;
-  // Never destroyed: the caller leaves with std::_Exit (SystemC 2.3.4 tears
-  // modules down in quadratic time: minutes for a million-router network),
-  // also when an error below unwinds.
-  Experiment* experiment = p.setup->elaborate("icnsim", p.ctx).release();
-  CycleEngine& engine = experiment->engine();
-  if (tracer) {
-    WaveformTracer* t = tracer.get();
-    engine.add_cycle_hook([t](Cycle c) { t->sample(c); });
-  }
-  const double elaboration_seconds = elaboration.seconds();
-  WallClock wall;
-  {
-    // Only for a person watching: nothing when stderr is not a terminal, so
-    // tests, sweeps and redirected runs stay byte-identical.
-    std::unique_ptr<ProgressLine> progress;
-    if (!request.quiet && ::isatty(STDERR_FILENO) == 1) progress = std::make_unique<ProgressLine>(*experiment, std::cerr);
-    sc_core::sc_start();
-  }
-  const double wall_seconds = wall.seconds();
+  const Simulated run = simulate(p, outputs, request.quiet);
+  Experiment& experiment = *run.experiment;
+  const CycleEngine& engine = experiment.engine();
 
   nlohmann::ordered_json results;
   results["icnsim"] = {{"version", kVersion}};
   results["scenario"] = cfg.resolved();
-  experiment->write_results(results);
-  results["sim"] = sim_figures(*experiment, engine, wall_seconds);
-  results["sim"]["elaboration_seconds"] = elaboration_seconds;
+  experiment.write_results(results);
+  results["sim"] = sim_figures(experiment, engine, run.wall_seconds);
+  results["sim"]["elaboration_seconds"] = run.elaboration_seconds;
   if (estimate.work > 0) results["sim"]["work_estimate"] = estimate.work;
-  const std::string problem = experiment->problem();
-  const int code = problem.empty() ? 0 : 1;
-  // The waveform is complete only once its file is closed and in place; a
-  // failed write fails the run's outputs like a failed JSON write does.
-  const std::string waveform_problem = tracer ? tracer->finish() : "";
-  if (!waveform_problem.empty()) {
-    const std::string why = "waveform: " + waveform_problem;
-    write_failure_json(p.json_path, why + (problem.empty() ? "" : "; and the run failed: " + problem), problem.empty() ? 2 : 1);
+  const std::string problem = experiment.problem();
+  if (const std::string why = outputs.write(results, problem); !why.empty()) {
     std::cerr << "icnsim: error: " << shown(why, 300) << (problem.empty() ? "" : "; and the run failed: " + shown(problem, 300)) << '\n';
     return problem.empty() ? 2 : 1;
   }
-
-  if (!p.json_path.empty()) {
-    try {
-      write_file_atomically(p.json_path, results.dump(2) + "\n");
-    } catch (const OutputError& e) {
-      std::cerr << "icnsim: error: JSON results: " << e.what() << (problem.empty() ? "" : "; and the run failed: " + shown(problem, 300)) << '\n';
-      return problem.empty() ? 2 : 1;
-    }
-  }
-  if (!request.quiet) {
-    print_table(out, experiment->table_header(), {experiment->table_row()});
-    out << "simulated " << engine.outcome().last_cycle << " cycles in " << std::fixed
-        << std::setprecision(3) << wall_seconds << " s";
-    if (tracer) out << "; waveforms in " << tracer->path();
-    if (!p.json_path.empty()) out << "; results in " << p.json_path;
-    out << '\n';
-  }
+  if (!request.quiet) outputs.print_summary(out, experiment, engine.outcome().last_cycle, run.wall_seconds);
   if (const int sig = CycleEngine::interrupted_by(); sig != 0) {
     // One line; the JSON (status "interrupted") holds what was measured so far.
     std::cerr << "icnsim: " << (engine.outcome().status == RunOutcome::Status::kInterrupted ? problem : "interrupted")
-              << (p.json_path.empty() ? "" : "; results so far in " + p.json_path) << '\n';
+              << (outputs.json_path().empty() ? "" : "; results so far in " + outputs.json_path()) << '\n';
     return 128 + sig;
   }
   if (!problem.empty()) std::cerr << "icnsim: run failed: " << problem << '\n';
-  return code;
+  return problem.empty() ? 0 : 1;
 }
 
 }  // namespace
@@ -433,14 +369,14 @@ int run_scenario(const RunRequest& request, std::ostream& out) {
   try {
     return run_checked(request, out, failure_json);
   } catch (const ConfigError& e) {
-    write_failure_json(failure_json, e.what(), 2);
+    RunOutputs::write_failure_json(failure_json, e.what(), 2);
     throw;
   } catch (const std::bad_alloc&) {
-    write_failure_json(failure_json, "out of memory", 2);
+    RunOutputs::write_failure_json(failure_json, "out of memory", 2);
     throw;
   } catch (const OutputError& e) {
     // A side file (a waveform's save file) could not be written.
-    write_failure_json(failure_json, e.what(), 2);
+    RunOutputs::write_failure_json(failure_json, e.what(), 2);
     throw ConfigError(e.what());
   }
 }
