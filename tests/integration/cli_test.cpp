@@ -2,7 +2,9 @@
 // JSON determinism, and one clear line with exit code 2 for every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/sim_helpers.hpp"
@@ -144,6 +146,74 @@ TEST(Cli, FailedRunExitsWithOne) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("stall"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("nic0 injection queue"), std::string::npos) << r.err;
+}
+
+}  // namespace icn::test
+
+namespace icn::test {
+
+namespace {
+
+// The cells of the one row `icnsim run` prints (two or more spaces apart).
+std::vector<std::string> printed_row(const std::string& out) {
+  std::istringstream lines(out);
+  std::string header, rule, row;
+  std::getline(lines, header), std::getline(lines, rule), std::getline(lines, row);
+  std::vector<std::string> cells;
+  std::size_t at = 0;
+  while (at < row.size()) {
+    const std::size_t gap = row.find("  ", at);
+    const std::string cell = row.substr(at, gap == std::string::npos ? std::string::npos : gap - at);
+    if (!cell.empty()) cells.push_back(cell.substr(cell.find_first_not_of(' ')));
+    if (gap == std::string::npos) break;
+    at = row.find_first_not_of(' ', gap);
+    if (at == std::string::npos) break;
+  }
+  return cells;
+}
+
+std::string fixed(double x, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+  return buf;
+}
+
+}  // namespace
+
+// The table a run prints is read from the results it writes: every figure in
+// the row is the JSON's, at the stated precision (formatted here, by printf).
+TEST(Cli, ThePrintedRowIsTheJsonsFigures) {
+  const std::string dir = scratch_dir();
+  const CommandResult r = run_icnsim(std::string("run ") + ICNSIM_SOURCE_DIR +
+                                     "/testbench/scenarios/mesh8x8_uniform.yaml --set measure.cycles=2000 --json " +
+                                     dir + "/vc.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::ordered_json::parse(read_file(dir + "/vc.json"))["result"];
+  const std::vector<std::string> row = printed_row(r.out);
+  ASSERT_EQ(row.size(), 10u) << r.out;
+  EXPECT_EQ(row[2], fixed(j["throughput"]["offered"].get<double>(), 4));
+  EXPECT_EQ(row[3], fixed(j["throughput"]["accepted"].get<double>(), 4));
+  EXPECT_EQ(row[4], fixed(j["latency"]["packet"]["mean"].get<double>(), 2));
+  EXPECT_EQ(row[5], fixed(j["latency"]["network"]["mean"].get<double>(), 2));
+  EXPECT_EQ(row[6], std::to_string(j["latency"]["packet"]["p99"].get<std::uint64_t>()));
+  EXPECT_EQ(row[7], fixed(j["hops"]["mean"].get<double>(), 2));
+  EXPECT_EQ(row[8], j["stable"].get<bool>() ? "yes" : "NO");
+  EXPECT_EQ(row[9], j["verified"].get<bool>() ? "yes" : "NO");
+
+  // The pipelined broadcast on the VC mesh beside its reference crossbar.
+  const CommandResult c = run_icnsim("run /dev/null --set network.type=vc --set network.k=4 --set "
+                                     "traffic.collective=broadcast --set traffic.message_units=256 --set "
+                                     "traffic.packets=16 --json " + dir + "/coll.json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const auto k = nlohmann::ordered_json::parse(read_file(dir + "/coll.json"));
+  const std::vector<std::string> cells = printed_row(c.out);
+  ASSERT_EQ(cells.size(), 15u) << c.out;
+  EXPECT_EQ(cells[9], std::to_string(k["result"]["cycles"].get<std::uint64_t>()));
+  EXPECT_EQ(cells[10], std::to_string(k["result"]["crossbar_cycles"].get<std::uint64_t>()));
+  EXPECT_EQ(cells[11], fixed(k["result"]["lost_percent"].get<double>(), 1) + " %");
+  EXPECT_EQ(cells[12], std::to_string(k["congestion"]["tree_edge_congestion"].get<std::uint64_t>()));
+  EXPECT_EQ(cells[13], std::to_string(k["congestion"]["max_packets_on_link"].get<std::uint64_t>()));
+  EXPECT_EQ(cells[14], "yes");
 }
 
 }  // namespace icn::test
