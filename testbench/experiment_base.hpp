@@ -73,6 +73,20 @@ struct Column {
   }
 };
 
+// One entry of a run's `failed_links` section: a link cut by
+// network.failed_links and what the hardware asked of it, in the family's
+// unit (packets whose route chose it, messages, streams): "unused" when
+// nothing did, so a verified run with a failed link says whether the fault
+// was ever put to the test. Traffic held behind the first blocked packet
+// never asks, so in a blocked run `requests` is a lower bound.
+inline nlohmann::ordered_json failed_link_json(const std::string& link, std::uint64_t requests,
+                                               const std::string& unit) {
+  return {{"link", link},
+          {"requests", requests},
+          {"unit", unit},
+          {"status", requests == 0 ? "unused" : "needed"}};
+}
+
 class ExperimentBase : public Experiment {
  public:
   CycleEngine& engine() override { return engine_; }

@@ -184,6 +184,7 @@ class VcCollectiveExperiment : public PipelinedCollectiveExperiment {
     c["links"] = links;
     out["congestion"] = c;
     out["processors"] = {{"count", program_.processors}, {"packets_held_per_pe", shape_.window}};
+    if (!setup_.network.failed_links.empty()) out["failed_links"] = setup_.network.failed_links_json(fabric_.network());
   }
 
   std::vector<Column> columns() const override {

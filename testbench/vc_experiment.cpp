@@ -288,6 +288,16 @@ void VcNetworkSpec::fail_links(vc::VcNetwork& network) const {
   }
 }
 
+nlohmann::ordered_json VcNetworkSpec::failed_links_json(const vc::VcNetwork& network) const {
+  nlohmann::ordered_json links = nlohmann::ordered_json::array();
+  for (const auto& link : failed_links)
+    links.push_back(failed_link_json(link.name,
+                                     link.injection ? network.failed_injection_requests(link.node)
+                                                    : network.failed_output_requests(link.router, link.port),
+                                     "packets"));
+  return links;
+}
+
 NetworkKind vc_kind() {
   NetworkKind kind;
   kind.type = "vc";

@@ -11,7 +11,7 @@
 #include "routers/vc/vc_link_address.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "routers/vc/vc_topology.hpp"
-#include "testbench/experiment.hpp"
+#include "testbench/experiment_base.hpp"
 #include "testbench/open_loop_experiment.hpp"
 
 namespace icn {
@@ -34,6 +34,8 @@ struct VcNetworkSpec {
   std::unique_ptr<vc::VcTopology> make_topology() const;
   // Cuts the failed links in a built network.
   void fail_links(vc::VcNetwork& network) const;
+  // Each failed link and the packets routed to it (the `failed_links` section).
+  nlohmann::ordered_json failed_links_json(const vc::VcNetwork& network) const;
 };
 
 // Open-loop synthetic traffic on the network.

@@ -238,6 +238,7 @@ class VcExperiment : public OpenLoopExperiment, public vc::ArrivalSink {
                  {"vc_occupancy_mean",
                   ratio(occupancy_sum_, double(occupancy_samples_) * ports * setup_.network.net.router.vcs)},
                  {"routers", topo_->routers()}};
+    if (!setup_.network.failed_links.empty()) out["failed_links"] = setup_.network.failed_links_json(network_);
   }
   std::vector<Column> columns() const override {
     return {Column::text("network", topo_->describe()),

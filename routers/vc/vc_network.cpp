@@ -171,6 +171,12 @@ void VcNetwork::fail_injection(NodeId n) {
   inject_[n].set_failed(true);
 }
 
+std::uint64_t VcNetwork::failed_output_requests(unsigned r, unsigned p) const {
+  return routers_[r]->failed_output_requests(p);
+}
+
+std::uint64_t VcNetwork::failed_injection_requests(NodeId n) const { return nics_[n]->failed_injection_requests(); }
+
 std::string VcNetwork::stuck_at_failed_link() const {
   for (const auto& nic : nics_)
     if (nic->injection_failed() && nic->queued() != 0)

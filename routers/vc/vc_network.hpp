@@ -68,6 +68,9 @@ class VcNetwork : public sc_core::sc_module {
   // The first place traffic waits on a failed link, e.g. "r3_3 input x- vc1
   // waits on the failed link r3_3.x+", or "".
   std::string stuck_at_failed_link() const;
+  // What a failed link would have carried: packets routed to it.
+  std::uint64_t failed_output_requests(unsigned r, unsigned p) const;
+  std::uint64_t failed_injection_requests(NodeId n) const;
 
  private:
   const VcTopology& topo_;

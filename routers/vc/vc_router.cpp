@@ -101,6 +101,10 @@ void VcRouter::advance_heads(Cycle now) {
       s.vc_mask = r.vc_mask;
       s.has_alt = r.has_alt;
       s.alt_port = static_cast<std::uint16_t>(r.alt_port);
+      if (!failed_outputs_.empty()) {
+        if (output_failed(r.port)) ++failed_requests_[r.port];
+        if (r.has_alt && output_failed(r.alt_port)) ++failed_requests_[r.alt_port];
+      }
       s.stage = InputUnits::Stage::kVcAlloc;
       s.next = start + params_.routing_delay;
       InputUnits::VcTimes& t = inputs_.times(ivc);
@@ -213,6 +217,7 @@ void VcRouter::fail_output(unsigned port) {
   outputs_.reset_credits(port, 0);
   if (failed_outputs_.empty()) failed_outputs_.assign(mask_words(ports_), 0);
   failed_outputs_[port / 64] |= std::uint64_t{1} << (port % 64);
+  failed_requests_.resize(ports_, 0);
 }
 
 bool VcRouter::waits_on_failed(unsigned port, unsigned vc) const {

@@ -76,6 +76,11 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   }
   // The input VC (port, vc) holds a packet whose next hop is a failed link.
   bool waits_on_failed(unsigned port, unsigned vc) const;
+  // Packets whose route asked for the failed output `port` (as their route
+  // or as an adaptive alternative): what the link would have carried.
+  std::uint64_t failed_output_requests(unsigned port) const {
+    return port < failed_requests_.size() ? failed_requests_[port] : 0;
+  }
   // Heads leaving this router add their stage cycles here.
   void set_stage_log(StageLog* log) { stages_ = log; }
 
@@ -124,6 +129,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   VcAllocator vc_alloc_;
   StageLog* stages_ = nullptr;
   std::vector<std::uint64_t> failed_outputs_;  // bit p: output p's link has failed (empty: none has)
+  std::vector<std::uint64_t> failed_requests_;  // per output: packets routed to it while failed (empty: none failed)
   std::uint64_t all_vcs_ = 0;                  // mask of every VC
 };
 

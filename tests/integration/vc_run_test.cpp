@@ -404,10 +404,39 @@ TEST(VcRun, AFailedLinkEndsInAClearVerdict) {
   // never needed, and the run completes verified with every packet delivered.
   const std::string trace = test::scratch_dir() + "/near.txt";
   std::ofstream(trace) << "5 0 1 4\n9 0 1 4\n";
-  const auto ok = run_scenarios({{"network.type=vc", "traffic.pattern=trace", "traffic.trace_file=" + trace,
-                                  "measure.cycles=20", "network.failed_links=[r6_6.x+, nic40.up]"}});
+  // Node 0 sends three packets to node 2 (X-Y routing: r0_0.x+, then
+  // r1_0.x+): a failed r1_0.x+ is asked for by the first packet's head, which
+  // then blocks the others behind it in the same VC; node 7 sends two packets
+  // of its own on a failed injection link, both of which needed it.
+  const std::string far = test::scratch_dir() + "/far.txt";
+  std::ofstream(far) << "5 0 2 4\n6 0 2 4\n7 0 2 4\n5 7 3 4\n9 7 3 4\n";
+  // One simulation per process: both runs in one kernel.
+  const auto runs = run_scenarios({{"network.type=vc", "traffic.pattern=trace", "traffic.trace_file=" + trace,
+                                    "measure.cycles=20", "network.failed_links=[r6_6.x+, nic40.up]"},
+                                   {"network.type=vc", "traffic.pattern=trace", "traffic.trace_file=" + far,
+                                    "measure.cycles=20", "network.failed_links=[r1_0.x+, nic7.up, r6_6.x+]"}});
+  const auto& ok = runs;
   EXPECT_EQ(ok[0].problem, "");
   EXPECT_EQ(ok[0].results["result"]["packets"]["delivered"].get<unsigned>(), 2u);
+  // Each failed link says whether anything asked for it: here nothing did.
+  const auto& unused = ok[0].results["failed_links"];
+  ASSERT_EQ(unused.size(), 2u) << ok[0].results.dump();
+  for (const auto& l : unused) {
+    EXPECT_EQ(l["requests"], 0) << l;
+    EXPECT_EQ(l["status"], "unused") << l;
+    EXPECT_EQ(l["unit"], "packets") << l;
+  }
+  EXPECT_EQ(unused[0]["link"], "r6_6.x+");
+  EXPECT_EQ(unused[1]["link"], "nic40.up");
+
+  EXPECT_NE(runs[1].problem, "");
+  const auto& used = runs[1].results["failed_links"];
+  ASSERT_EQ(used.size(), 3u) << runs[1].results.dump();
+  EXPECT_EQ(used[0]["status"], "needed");
+  EXPECT_GE(used[0]["requests"].get<unsigned>(), 1u);
+  EXPECT_LE(used[0]["requests"].get<unsigned>(), 3u);
+  EXPECT_EQ(used[1]["requests"], 2);
+  EXPECT_EQ(used[2]["status"], "unused");
 }
 
 TEST(VcRun, FailedLinkNamesAreParsedOnceAndStrictly) {
