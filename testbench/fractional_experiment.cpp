@@ -167,6 +167,11 @@ class CrossbarExperiment : public PipelinedCollectiveExperiment {
                                       static_cast<std::int64_t>(pseudocode_steps() * step_cycles());
     out["congestion"] = links;
     out["processors"] = {{"count", program_.processors}, {"packets_held_per_pe", shape_.window}};
+    if (setup_.failed_links.empty()) return;
+    nlohmann::ordered_json failed = nlohmann::ordered_json::array();
+    for (const auto& link : setup_.failed_links)
+      failed.push_back(failed_link_json(link.name(), network_.failed_link_requests(link), "packets"));
+    out["failed_links"] = failed;
   }
 
   // The links between modules: flows and tree edges each carried, against the

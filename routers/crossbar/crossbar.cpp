@@ -24,6 +24,7 @@ CrossbarSwitch::CrossbarSwitch(std::string name, unsigned inputs, UnitPacketPool
 unsigned CrossbarSwitch::add_group() {
   outputs_.emplace_back();
   queues_.emplace_back();
+  group_packets_.push_back(0);
   return static_cast<unsigned>(outputs_.size() - 1);
 }
 
@@ -80,6 +81,7 @@ Cycle CrossbarSwitch::tick(Cycle now) {
     inputs_[port].receive(now, [&](PacketId id) {
       const unsigned g = route_(pool_[id].dst);
       queues_[g].push_back({id, now});
+      ++group_packets_[g];
       for (auto& out : outputs_[g]) out.stats.max_queue = std::max<std::uint32_t>(out.stats.max_queue, static_cast<std::uint32_t>(queues_[g].size()));
       serve(g, now);
       if (!queues_[g].empty()) waiting_groups_.insert(g);
@@ -194,6 +196,21 @@ std::optional<CrossbarLinkAddress> CrossbarNetwork::parse_link(const std::string
   a.index = *m;
   a.channel = *j;
   return a;
+}
+
+std::uint64_t CrossbarNetwork::failed_link_requests(const CrossbarLinkAddress& link) const {
+  const unsigned b = shape_.module_size;
+  switch (link.kind) {
+    case CrossbarLinkAddress::Kind::kInjection:
+      return switches_[link.index / b]->failed_input_requests(static_cast<unsigned>(link.index % b));
+    case CrossbarLinkAddress::Kind::kEjection:
+      return switches_[link.index / b]->group_requests(static_cast<unsigned>(link.index % b));
+    case CrossbarLinkAddress::Kind::kUp:
+      return switches_[link.index]->group_requests(b);
+    case CrossbarLinkAddress::Kind::kDown:
+      return switches_.back()->group_requests(static_cast<unsigned>(link.index));
+  }
+  return 0;
 }
 
 void CrossbarNetwork::fail(const CrossbarLinkAddress& link) {

@@ -81,6 +81,11 @@ class CrossbarSwitch : public Clocked {
   // never arrives and stays, reported held, at the cut wire.
   void fail_output(unsigned group, unsigned index) { outputs_.at(group).at(index).failed = true; }
   void fail_input(unsigned port) { failed_inputs_.at(port) = true; }
+  // What a failed link was asked to carry: heads sent on a failed input;
+  // for an output, the packets routed to its group (any of whose links could
+  // have carried them).
+  std::uint64_t failed_input_requests(unsigned port) const { return cut_.at(port).size(); }
+  std::uint64_t group_requests(unsigned group) const { return group_packets_.at(group); }
   // The name of the link into input `port` (for diagnostics).
   void name_input(unsigned port, std::string name) { input_names_.at(port) = std::move(name); }
 
@@ -109,6 +114,7 @@ class CrossbarSwitch : public Clocked {
   std::vector<bool> failed_inputs_;
   std::vector<std::string> input_names_;
   std::vector<std::deque<Waiting>> cut_;  // per input: heads lost on a failed input wire
+  std::vector<std::uint64_t> group_packets_;  // per output group: packets routed to it
 };
 
 class CrossbarNetwork : public SinglePortFabric {
@@ -133,6 +139,8 @@ class CrossbarNetwork : public SinglePortFabric {
   static std::optional<CrossbarLinkAddress> parse_link(const std::string& name, const Shape& shape);
   // Cuts the link (before the run).
   void fail(const CrossbarLinkAddress& link);
+  // What a failed link was asked to carry (CrossbarSwitch::group_requests).
+  std::uint64_t failed_link_requests(const CrossbarLinkAddress& link) const;
 
   // Links between modules (up and down channels), with what they carried.
   std::vector<const LinkStats*> inter_module_links() const;

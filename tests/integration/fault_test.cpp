@@ -164,11 +164,26 @@ TEST(Faults, HierCrossbarSpareChannelCarriesTheTrafficAndAllCutStalls) {
   const auto one = run_json(hier + " --set 'network.failed_links=[down2.1]'", 0);
   EXPECT_EQ(one["result"]["verified"], true);
   EXPECT_GE(one["result"]["cycles"].get<int>(), healthy["result"]["cycles"].get<int>());
+  std::uint64_t into_module_2 = 0;  // packets the global crossbar sent down to module 2, on either channel
   for (const auto& l : one["congestion"]["inter_module"]) {
     if (l["link"] == "down2.1") {
       EXPECT_EQ(l["packets"], 0);
     }
+    if (l["link"] == "down2.0" || l["link"] == "down2.1") into_module_2 += l["packets"].get<std::uint64_t>();
   }
+  // The cut channel reports what its group was asked to carry: every packet
+  // into module 2, all of which its spare carried.
+  ASSERT_EQ(one["failed_links"].size(), 1u);
+  EXPECT_EQ(one["failed_links"][0]["link"], "down2.1");
+  EXPECT_EQ(one["failed_links"][0]["status"], "needed");
+  EXPECT_GT(into_module_2, 0u);
+  EXPECT_EQ(one["failed_links"][0]["requests"].get<std::uint64_t>(), into_module_2);
+  // The root's module receives nothing in a broadcast from PU 0: a cut
+  // channel into it is never put to the test, and the run says so.
+  const auto unused = run_json(hier + " --set 'network.failed_links=[down0.1]'", 0);
+  EXPECT_EQ(unused["result"]["verified"], true);
+  EXPECT_EQ(unused["failed_links"][0]["status"], "unused");
+  EXPECT_EQ(unused["failed_links"][0]["requests"], 0);
   const auto both = run_json(hier + " --set 'network.failed_links=[down2.0, down2.1]'", 1);
   EXPECT_EQ(both["result"]["status"], "stalled");
   EXPECT_EQ(both["result"]["verified"], false);
