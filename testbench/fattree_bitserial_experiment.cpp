@@ -9,16 +9,16 @@
 #include "models/fat_tree.hpp"
 #include "models/ledger.hpp"
 #include "models/link_address.hpp"
-#include "models/load_factor.hpp"
 #include "models/params.hpp"
 #include "models/rng.hpp"
 #include "routers/fattree_bitserial/bit_serial_fat_tree.hpp"
+#include "routers/fattree_bitserial/load_factor.hpp"
 #include "testbench/collective_experiment.hpp"
 #include "testbench/greedy_processor.hpp"
 #include "testbench/message_sets.hpp"
 #include "testbench/output_file.hpp"
 #ifdef ICNSIM_HAVE_RTL
-#include "nics/rtl_route_stream_generator.hpp"
+#include "routers/fattree_bitserial/rtl_route_stream_generator.hpp"
 #endif
 
 namespace icn {

@@ -7,13 +7,13 @@
 #include <set>
 #include <sstream>
 
-#include "models/ibt_topology.hpp"
 #include "models/ledger.hpp"
+#include "models/link_address.hpp"
 #include "models/packet.hpp"
 #include "models/rng.hpp"
-#include "nics/broadcast_nic.hpp"
+#include "routers/ibt/broadcast_nic.hpp"
 #include "routers/ibt/ibt_network.hpp"
-#include "models/link_address.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 #include "testbench/collective_experiment.hpp"
 #include "testbench/ibt_broadcast.hpp"
 #include "testbench/processing_element.hpp"

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "models/bit_channel.hpp"
 #include "models/delivery_cycle.hpp"
 #include "models/engine.hpp"
+#include "routers/fattree_bitserial/bit_channel.hpp"
 #include "routers/fattree_bitserial/bit_serial_switch.hpp"
 
 namespace icn::bitserial {
