@@ -23,7 +23,6 @@
 #include <string>
 #include <vector>
 
-#include "models/delivery_cycle.hpp"
 #include "models/engine.hpp"
 #include "models/fat_tree.hpp"
 #include "models/ledger.hpp"
@@ -32,6 +31,7 @@
 #include "routers/fattree_bitserial/bit_channel.hpp"
 #include "routers/fattree_bitserial/bit_serial_nic.hpp"
 #include "routers/fattree_bitserial/bit_serial_switch.hpp"
+#include "routers/fattree_bitserial/delivery_cycle.hpp"
 #include "routers/fattree_bitserial/route_stream_generator.hpp"
 
 namespace icn::bitserial {

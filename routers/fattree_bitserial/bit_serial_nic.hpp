@@ -37,12 +37,12 @@
 #include <string>
 #include <vector>
 
-#include "models/delivery_cycle.hpp"
 #include "models/engine.hpp"
 #include "models/ledger.hpp"
 #include "nics/delivery_report.hpp"
 #include "nics/icn_extension.hpp"
 #include "routers/fattree_bitserial/bit_channel.hpp"
+#include "routers/fattree_bitserial/delivery_cycle.hpp"
 #include "routers/fattree_bitserial/route_stream_generator.hpp"
 
 namespace icn::bitserial {
