@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "models/types.hpp"
@@ -36,6 +37,14 @@ struct Packet {
 
   bool broadcast() const { return (flags & kBroadcast) != 0; }
 };
+
+// "packet 3 -> 12 seq 0" (or "-> all") for diagnostics.
+inline std::string describe_packet(const Packet& p) {
+  std::string s = "packet " + std::to_string(p.src) + " -> ";
+  s += p.broadcast() ? std::string("all") : std::to_string(p.dst);
+  s += " seq " + std::to_string(p.seq);
+  return s;
+}
 
 class PacketPool {
  public:

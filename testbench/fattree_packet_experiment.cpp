@@ -12,6 +12,7 @@
 #include "models/params.hpp"
 #include "routers/fattree_packet/fat_tree_network.hpp"
 #include "testbench/collective_experiment.hpp"
+#include "testbench/family.hpp"
 #include "testbench/fattree_collectives.hpp"
 #include "testbench/processing_element.hpp"
 
@@ -310,4 +311,31 @@ NetworkKind fattree_packet_kind() {
           configure};
 }
 
+}  // namespace icn
+
+namespace icn {
+namespace {
+
+// Its section of the default table (`icnsim` with no arguments).
+DemoRows fattree_packet_demo() {
+  DemoRows packet{"Packet-switched binary fat trees, 16 leaves, every collective (Dimakopoulos & Dimopoulos)",
+                  "testbench/scenarios/fattree_cbft16_total_exchange.yaml",
+                  {},
+                  "paper: the closed forms of sections 2-5 (2 log n, n + 1, eqs. (1) and (2)); lower bound: Table 1"};
+  for (const char* caps : {"cbft", "ebft"}) {
+    for (const char* coll : {"broadcast", "scatter", "gather", "multinode_broadcast"})
+      packet.cases.push_back({std::string(caps) + "16_" + coll,
+                              {"network.type=fattree_packet", "network.leaves=16", std::string("network.capacities=") + caps,
+                               std::string("traffic.collective=") + coll}});
+    for (const char* pipelined : {"false", "true"})
+      packet.cases.push_back({std::string(caps) + "16_total_exchange_" + pipelined,
+                              {"network.type=fattree_packet", "network.leaves=16", std::string("network.capacities=") + caps,
+                               "traffic.collective=total_exchange", std::string("traffic.pipelined=") + pipelined}});
+  }
+  return packet;
+}
+
+const RegisterFamily kRegistered{10, {fattree_packet_kind}, fattree_packet_demo};
+
+}  // namespace
 }  // namespace icn

@@ -14,6 +14,7 @@
 #include "models/params.hpp"
 #include "models/wiring_fault.hpp"
 #include "routers/crossbar/crossbar.hpp"
+#include "testbench/family.hpp"
 #include "testbench/fractional_embedding.hpp"
 #include "testbench/pipelined_collective.hpp"
 
@@ -260,4 +261,29 @@ NetworkKind make_kind(bool hier) {
 NetworkKind crossbar_kind() { return make_kind(false); }
 NetworkKind hier_crossbar_kind() { return make_kind(true); }
 
+}  // namespace icn
+
+namespace icn {
+namespace {
+
+// Its section of the default table (`icnsim` with no arguments).
+DemoRows fractional_demo() {
+  DemoRows frac{"Pipelined broadcast on a 64-port crossbar of single-port processors, k = 2048, t = 16 (Sanders & Sibeyn)",
+                "testbench/scenarios/fractional_crossbar_broadcast.yaml",
+                {},
+                "paper: each tree's step count from its recurrence and Fig. 2 (eq. (7) counts one step more; docs/fractional_tree.md)"};
+  for (const char* algorithm : {"chain", "binary", "fractional"}) {
+    DemoCase c{std::string("crossbar64_") + algorithm,
+               {"network.type=crossbar", "network.processors=64", "traffic.collective=broadcast",
+                std::string("traffic.algorithm=") + algorithm, "traffic.packets=32", "traffic.message_units=2048",
+                "nic.startup=16"}};
+    if (std::string(algorithm) == "fractional") c.overrides.push_back("traffic.group=4");
+    frac.cases.push_back(c);
+  }
+  return frac;
+}
+
+const RegisterFamily kRegistered{40, {crossbar_kind, hier_crossbar_kind}, fractional_demo};
+
+}  // namespace
 }  // namespace icn

@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "models/delivery_cycle.hpp"
 #include "models/engine.hpp"
 #include "models/ledger.hpp"
 #include "models/rng.hpp"
 #include "nics/delivery_report.hpp"
 #include "nics/icn_extension.hpp"
+#include "routers/fattree_bitserial/delivery_cycle.hpp"
 #include "testbench/message_sets.hpp"
 #include "testbench/receipt_checker.hpp"
 

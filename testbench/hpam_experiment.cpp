@@ -17,6 +17,7 @@
 #include "routers/hpam/replicator_core.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "testbench/collective_experiment.hpp"
+#include "testbench/family.hpp"
 #include "testbench/hpam_analytic.hpp"
 #include "testbench/hpam_collectives.hpp"
 
@@ -807,4 +808,30 @@ NetworkKind hpam_kind() {
           [](Config& cfg) { return configure(cfg); }};
 }
 
+}  // namespace icn
+
+namespace icn {
+namespace {
+
+// Its section of the default table (`icnsim` with no arguments).
+DemoRows hpam_demo() {
+  DemoRows hpam{"HPAM: one processor over a 4x4 level-2 mesh, broadcast of 1 KiB, Q = 2 (Ben Miled et al.)",
+                "testbench/scenarios/hpam_broadcast_multicast.yaml",
+                {},
+                "paper us: eqs. (5) and (6) for the same sub-mesh; the routers overlap what the equations serialise "
+                "(docs/hpam.md)"};
+  for (const char* algorithm : {"hybrid", "multicast"}) {
+    const bool multicast = std::string(algorithm) == "multicast";
+    hpam.cases.push_back({std::string("hpam4x4_") + algorithm,
+                          {"network.type=hpam", "network.levels=[[1,1],[4,4]]", "nic.q=2",
+                           "traffic.collective=broadcast", std::string("traffic.algorithm=") + algorithm,
+                           "traffic.message_bytes=1024", multicast ? "traffic.submesh=[2,1]" : "traffic.submesh=[4,2]",
+                           multicast ? "network.replication=true" : "network.replication=false"}});
+  }
+  return hpam;
+}
+
+const RegisterFamily kRegistered{60, {hpam_kind}, hpam_demo};
+
+}  // namespace
 }  // namespace icn

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "models/ibt_topology.hpp"
 #include "nics/icn_extension.hpp"
 #include "routers/ibt/broadcast_route.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 #include "testbench/traffic.hpp"
 
 namespace icn {

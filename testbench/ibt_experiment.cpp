@@ -7,14 +7,15 @@
 #include <set>
 #include <sstream>
 
-#include "models/ibt_topology.hpp"
 #include "models/ledger.hpp"
+#include "models/link_address.hpp"
 #include "models/packet.hpp"
 #include "models/rng.hpp"
-#include "nics/broadcast_nic.hpp"
+#include "routers/ibt/broadcast_nic.hpp"
 #include "routers/ibt/ibt_network.hpp"
-#include "models/link_address.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 #include "testbench/collective_experiment.hpp"
+#include "testbench/family.hpp"
 #include "testbench/ibt_broadcast.hpp"
 #include "testbench/processing_element.hpp"
 
@@ -539,4 +540,25 @@ NetworkKind make_kind(bool ibt) {
 NetworkKind torus_kind() { return make_kind(false); }
 NetworkKind ibt_kind() { return make_kind(true); }
 
+}  // namespace icn
+
+namespace icn {
+namespace {
+
+// Its section of the default table (`icnsim` with no arguments).
+DemoRows ibt_demo() {
+  return {"Interlaced bypass torus and torus, pipelined broadcast of 32 packets (Zhang & Deng)",
+          "testbench/scenarios/ibt_table1_line.yaml",
+          {{"ibt_line", {"network.type=ibt", "network.n=64", "network.d=2", "network.bypass=[8,24]",
+                         "traffic.collective=line_broadcast", "traffic.packets=32", "traffic.source=0",
+                         "traffic.pattern=best"}},
+           {"torus_global", {"network.type=torus", "network.n=12", "network.d=3",
+                             "traffic.collective=global_broadcast", "traffic.packets=32",
+                             "traffic.source=[3,7,1]"}}},
+          "paper: Table 1 (iBT, its own step-level simulator; differences: docs/ibt.md) and eq. (5) (torus)"};
+}
+
+const RegisterFamily kRegistered{30, {torus_kind, ibt_kind}, ibt_demo};
+
+}  // namespace
 }  // namespace icn

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "models/fat_tree.hpp"
-#include "models/load_factor.hpp"
 #include "models/rng.hpp"
+#include "routers/fattree_bitserial/load_factor.hpp"
 #include "testbench/traffic.hpp"
 
 namespace icn {

@@ -23,16 +23,16 @@
 #include <string>
 #include <vector>
 
-#include "models/bit_channel.hpp"
-#include "models/delivery_cycle.hpp"
 #include "models/engine.hpp"
 #include "models/fat_tree.hpp"
 #include "models/ledger.hpp"
 #include "models/trace.hpp"
 #include "models/wiring_fault.hpp"
-#include "nics/bit_serial_nic.hpp"
-#include "nics/route_stream_generator.hpp"
+#include "routers/fattree_bitserial/bit_channel.hpp"
+#include "routers/fattree_bitserial/bit_serial_nic.hpp"
 #include "routers/fattree_bitserial/bit_serial_switch.hpp"
+#include "routers/fattree_bitserial/delivery_cycle.hpp"
+#include "routers/fattree_bitserial/route_stream_generator.hpp"
 
 namespace icn::bitserial {
 

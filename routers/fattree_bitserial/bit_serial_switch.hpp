@@ -40,11 +40,11 @@
 #include <string>
 #include <vector>
 
-#include "models/bit_channel.hpp"
-#include "models/delivery_cycle.hpp"
 #include "models/engine.hpp"
-#include "models/routing_bits.hpp"
+#include "routers/fattree_bitserial/bit_channel.hpp"
 #include "routers/fattree_bitserial/concentrator_switch.hpp"
+#include "routers/fattree_bitserial/delivery_cycle.hpp"
+#include "routers/fattree_bitserial/routing_bits.hpp"
 
 namespace icn::bitserial {
 

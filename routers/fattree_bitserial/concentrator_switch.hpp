@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "models/rng.hpp"
-#include "models/routing_bits.hpp"
 #include "routers/common/arbiter.hpp"
+#include "routers/fattree_bitserial/routing_bits.hpp"
 
 namespace icn::bitserial {
 

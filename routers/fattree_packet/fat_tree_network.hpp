@@ -17,8 +17,8 @@
 #include "models/packet.hpp"
 #include "models/trace.hpp"
 #include "models/wiring_fault.hpp"
-#include "nics/packet_nic.hpp"
 #include "routers/fattree_packet/fat_tree_router.hpp"
+#include "routers/fattree_packet/packet_nic.hpp"
 
 namespace icn::fattree {
 

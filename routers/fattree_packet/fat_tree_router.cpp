@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "nics/packet_nic.hpp"
+#include "routers/fattree_packet/packet_nic.hpp"
 
 namespace icn::fattree {
 

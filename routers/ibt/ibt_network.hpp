@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "models/engine.hpp"
-#include "models/ibt_topology.hpp"
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
 #include "models/trace.hpp"
 #include "routers/ibt/ibt_router.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 
 namespace icn::ibt {
 

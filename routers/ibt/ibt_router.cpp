@@ -4,8 +4,6 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "nics/packet_nic.hpp"
-
 namespace icn::ibt {
 
 const char* to_string(ForwardOrder order) {

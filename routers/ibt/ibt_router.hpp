@@ -39,15 +39,15 @@
 #include <vector>
 
 #include "models/engine.hpp"
-#include "models/ibt_topology.hpp"
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
 #include "models/wiring_fault.hpp"
-#include "nics/broadcast_nic.hpp"
 #include "nics/icn_extension.hpp"
+#include "routers/ibt/broadcast_nic.hpp"
+#include "routers/ibt/broadcast_port_arbiter.hpp"
 #include "routers/ibt/broadcast_route.hpp"
 #include "routers/ibt/ibt_link.hpp"
-#include "routers/ibt/broadcast_port_arbiter.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 #include "routers/ibt/packet_store.hpp"
 
 namespace icn::ibt {

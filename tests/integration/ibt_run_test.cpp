@@ -10,7 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "models/ibt_topology.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 #include "tests/support/ibt_reference.hpp"
 #include "tests/support/sim_helpers.hpp"
 

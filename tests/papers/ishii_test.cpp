@@ -12,8 +12,8 @@
 #include <map>
 #include <set>
 
-#include "models/load_factor.hpp"
-#include "nics/route_stream_generator.hpp"
+#include "routers/fattree_bitserial/load_factor.hpp"
+#include "routers/fattree_bitserial/route_stream_generator.hpp"
 #include "tests/support/bitserial_harness.hpp"
 #include "tests/support/sim_helpers.hpp"
 

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "models/ibt_topology.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 #include "tests/support/ibt_step_model.hpp"
 #include "tests/support/sim_helpers.hpp"
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "nics/rtl_route_stream_generator.hpp"
+#include "routers/fattree_bitserial/rtl_route_stream_generator.hpp"
 #include "tests/support/bitserial_harness.hpp"
 #include "tests/support/sim_helpers.hpp"
 

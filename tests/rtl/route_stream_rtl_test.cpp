@@ -10,8 +10,8 @@
 
 #include "models/engine.hpp"
 #include "models/rng.hpp"
-#include "nics/route_stream_generator.hpp"
-#include "nics/rtl_route_stream_generator.hpp"
+#include "routers/fattree_bitserial/route_stream_generator.hpp"
+#include "routers/fattree_bitserial/rtl_route_stream_generator.hpp"
 #include "tests/rtl/route_stream_reference.hpp"
 
 namespace icn::test {

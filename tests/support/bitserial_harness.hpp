@@ -15,11 +15,11 @@
 #include "models/engine.hpp"
 #include "models/fat_tree.hpp"
 #include "models/ledger.hpp"
-#include "models/load_factor.hpp"
 #include "models/rng.hpp"
 #include "nics/delivery_report.hpp"
 #include "nics/icn_extension.hpp"
 #include "routers/fattree_bitserial/bit_serial_fat_tree.hpp"
+#include "routers/fattree_bitserial/load_factor.hpp"
 
 namespace icn::test {
 

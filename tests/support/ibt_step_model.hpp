@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/ibt_topology.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 
 namespace icn::test {
 

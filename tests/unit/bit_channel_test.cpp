@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/bit_channel.hpp"
+#include "routers/fattree_bitserial/bit_channel.hpp"
 
 namespace icn {
 

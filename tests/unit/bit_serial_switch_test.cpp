@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "models/bit_channel.hpp"
-#include "models/delivery_cycle.hpp"
 #include "models/engine.hpp"
+#include "routers/fattree_bitserial/bit_channel.hpp"
 #include "routers/fattree_bitserial/bit_serial_switch.hpp"
+#include "routers/fattree_bitserial/delivery_cycle.hpp"
 
 namespace icn::bitserial {
 

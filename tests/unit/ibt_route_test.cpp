@@ -7,9 +7,9 @@
 #include <map>
 #include <set>
 
-#include "models/ibt_topology.hpp"
 #include "routers/ibt/broadcast_route.hpp"
 #include "routers/ibt/holdings_register.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 #include "routers/ibt/packet_bits.hpp"
 
 namespace icn::ibt {

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "models/ibt_topology.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 #include "tests/support/ibt_reference.hpp"
 
 namespace icn {

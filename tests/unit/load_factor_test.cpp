@@ -8,7 +8,7 @@
 #include <set>
 #include <tuple>
 
-#include "models/load_factor.hpp"
+#include "routers/fattree_bitserial/load_factor.hpp"
 #include "testbench/message_sets.hpp"
 
 namespace icn {

@@ -8,7 +8,7 @@
 
 #include "models/channel.hpp"
 #include "models/engine.hpp"
-#include "nics/packet_nic.hpp"
+#include "routers/fattree_packet/packet_nic.hpp"
 
 namespace icn {
 

@@ -1,4 +1,4 @@
-#include "nics/route_stream_generator.hpp"
+#include "routers/fattree_bitserial/route_stream_generator.hpp"
 
 #include <stdexcept>
 #include <string>

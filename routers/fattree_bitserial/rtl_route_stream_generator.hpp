@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "models/engine.hpp"
-#include "nics/route_stream_generator.hpp"
+#include "routers/fattree_bitserial/route_stream_generator.hpp"
 
 class Vroute_stream_generator;
 class VerilatedVcdC;

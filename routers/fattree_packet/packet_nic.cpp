@@ -1,15 +1,8 @@
-#include "nics/packet_nic.hpp"
+#include "routers/fattree_packet/packet_nic.hpp"
 
 #include <cstring>
 
 namespace icn {
-
-std::string describe_packet(const Packet& p) {
-  std::string s = "packet " + std::to_string(p.src) + " -> ";
-  s += p.broadcast() ? std::string("all") : std::to_string(p.dst);
-  s += " seq " + std::to_string(p.seq);
-  return s;
-}
 
 PacketNic::PacketNic(sc_core::sc_module_name name, Params params, PacketPool& pool,
                      TrafficLedger& ledger)

@@ -1,4 +1,4 @@
-#include "models/ibt_topology.hpp"
+#include "routers/ibt/ibt_topology.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -37,13 +37,13 @@
 #include <string>
 #include <vector>
 
-#include "models/bit_channel.hpp"
-#include "models/delivery_cycle.hpp"
 #include "models/engine.hpp"
 #include "models/ledger.hpp"
 #include "nics/delivery_report.hpp"
 #include "nics/icn_extension.hpp"
-#include "nics/route_stream_generator.hpp"
+#include "routers/fattree_bitserial/bit_channel.hpp"
+#include "routers/fattree_bitserial/delivery_cycle.hpp"
+#include "routers/fattree_bitserial/route_stream_generator.hpp"
 
 namespace icn::bitserial {
 

@@ -1,4 +1,4 @@
-#include "nics/rtl_route_stream_generator.hpp"
+#include "routers/fattree_bitserial/rtl_route_stream_generator.hpp"
 
 // Verilator's SystemC runtime expects the global names of <systemc.h>.
 #include <systemc.h>

@@ -59,7 +59,4 @@ class PacketNic : public sc_core::sc_module, public Clocked {
   std::uint64_t delivered_ = 0;
 };
 
-// "packet 3 -> 12 seq 0" (or "-> all") for diagnostics.
-std::string describe_packet(const Packet& p);
-
 }  // namespace icn

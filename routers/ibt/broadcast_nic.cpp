@@ -1,4 +1,4 @@
-#include "nics/broadcast_nic.hpp"
+#include "routers/ibt/broadcast_nic.hpp"
 
 #include <cstring>
 

@@ -1,8 +1,8 @@
-#include "nics/bit_serial_nic.hpp"
+#include "routers/fattree_bitserial/bit_serial_nic.hpp"
 
 #include <cstring>
 
-#include "models/routing_bits.hpp"
+#include "routers/fattree_bitserial/routing_bits.hpp"
 
 namespace icn::bitserial {
 

@@ -1,4 +1,4 @@
-#include "models/load_factor.hpp"
+#include "routers/fattree_bitserial/load_factor.hpp"
 
 #include <algorithm>
 
