@@ -33,9 +33,10 @@ const RawParam kLevels{"network.levels", "[[1,1],[4,4]]",
 const BoolParam kReplication{"network.replication", false,
                              "the inter-level replication hardware (the paper's multicast support)"};
 const ChoiceParam kReplicatorModel{"network.replicator_model", "behavioral", {"behavioral", "rtl"},
-                                   "the replicator's model: the C++ one or the Verilated RTL"};
+                                   "the replicator's model: the C++ one or the Verilated RTL", "network.replication=true"};
 const ChoiceParam kReplicatorMode{"network.replicator_mode", "lockstep", {"lockstep", "buffered"},
-                                  "lockstep: a flit advances when every branch has a credit; buffered: a FIFO per branch"};
+                                  "lockstep: a flit advances when every branch has a credit; buffered: a FIFO per branch",
+                                  "network.replication=true"};
 const IntParam kReplicatorDepth{"network.replicator_depth", 4, 1, 1024, "flits per branch FIFO (buffered)", "", "",
                                 "network.replication=true with network.replicator_mode=buffered"};
 const RawParam kFlitBytes{"network.flit_bytes", "8", "1..4096 bytes, one value or a list with one per level",
@@ -139,9 +140,8 @@ std::int64_t as_int(const YAML::Node& n, bool& ok) {
   }
 }
 
-std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
-  auto s = std::make_unique<HpamSetup>();
-  // Network.
+// network.levels: two levels of processor meshes, checked against the geometry's rules.
+void read_levels(Config& cfg, HpamSetup& s) {
   const YAML::Node lv = kLevels.read(cfg);
   const std::string levels_allowed = kLevels.allowed;
   if (!lv.IsSequence()) cfg.fail(kLevels.key, levels_allowed);
@@ -150,166 +150,198 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     const std::int64_t r = ok ? as_int(l[0], ok) : 0, c = ok ? as_int(l[1], ok) : 0;
     if (!ok || r < 1 || c < 1 || r > hpam::HpamGeometry::kMaxSide || c > hpam::HpamGeometry::kMaxSide)
       cfg.fail(kLevels.key, levels_allowed);
-    s->levels.push_back({static_cast<unsigned>(r), static_cast<unsigned>(c)});
+    s.levels.push_back({static_cast<unsigned>(r), static_cast<unsigned>(c)});
   }
-  if (const std::string why = hpam::HpamGeometry::problem(s->levels); !why.empty()) cfg.fail(kLevels.key, why);
-  if (s->levels.size() != 2)
+  if (const std::string why = hpam::HpamGeometry::problem(s.levels); !why.empty()) cfg.fail(kLevels.key, why);
+  if (s.levels.size() != 2)
     cfg.fail(kLevels.key, "the collectives (the paper's sections 3-5) run on two levels: give [[r1,c1],[r2,c2]]");
-  const bool replication = kReplication.read(cfg);
-  s->replication = replication;
-  if (replication) {
-    if (kReplicatorModel.read(cfg) == "rtl") {
-      if (!hpam::rtl_replicator_available())
-        cfg.fail(kReplicatorModel.key, "rtl needs a build with the Verilated replicator (not in this build); use behavioral");
-      s->replicator_impl = hpam::ReplicatorImpl::kRtl;
-    }
-    s->replicator_mode = kReplicatorMode.read(cfg) == "buffered" ? hpam::ReplicatorMode::kBuffered
-                                                                  : hpam::ReplicatorMode::kLockstep;
-    if (s->replicator_mode == hpam::ReplicatorMode::kBuffered)
-      s->replicator_depth = static_cast<unsigned>(kReplicatorDepth.read(cfg));
-    else
-      cfg.declare_unused(kReplicatorDepth.key, "applies only to network.replicator_mode=buffered");
-    const unsigned f = s->levels[1].cols / s->levels[0].cols;
-    if (f > hpam::kMaxReplicatorBranches)
-      cfg.fail(kReplication.key, "the replicator has at most " + std::to_string(hpam::kMaxReplicatorBranches) +
-                                     " branches; this machine needs c2/c1 = " + std::to_string(f) +
-                                     " (make c1 larger or c2 smaller)");
-    if (s->replicator_impl == hpam::ReplicatorImpl::kRtl && f > hpam::rtl_replicator_branches())
-      cfg.fail(kReplicatorModel.key, "the RTL replicator was verilated with " +
-                                         std::to_string(hpam::rtl_replicator_branches()) +
-                                         " branches; this machine needs c2/c1 = " + std::to_string(f) +
-                                         " (use behavioral, or reconfigure with -DICNSIM_RTL_REPLICATOR_BRANCHES=" +
-                                         std::to_string(f) + ")");
-  } else {
-    for (const auto* k : {&kReplicatorModel.key, &kReplicatorMode.key})
-      cfg.declare_unused(*k, "applies only to network.replication=true");
-    cfg.declare_unused(kReplicatorDepth.key, "applies only to network.replication=true");
+}
+
+// network.replication and, with it, the replicator's model, mode and depth.
+void read_replication(Config& cfg, HpamSetup& s) {
+  s.replication = kReplication.read(cfg);
+  if (!s.replication) return;
+  if (kReplicatorModel.read(cfg) == "rtl") {
+    if (!hpam::rtl_replicator_available())
+      cfg.fail(kReplicatorModel.key, "rtl needs a build with the Verilated replicator (not in this build); use behavioral");
+    s.replicator_impl = hpam::ReplicatorImpl::kRtl;
   }
+  s.replicator_mode = kReplicatorMode.read(cfg) == "buffered" ? hpam::ReplicatorMode::kBuffered
+                                                                : hpam::ReplicatorMode::kLockstep;
+  if (s.replicator_mode == hpam::ReplicatorMode::kBuffered)
+    s.replicator_depth = static_cast<unsigned>(kReplicatorDepth.read(cfg));
+  const unsigned f = s.levels[1].cols / s.levels[0].cols;
+  if (f > hpam::kMaxReplicatorBranches)
+    cfg.fail(kReplication.key, "the replicator has at most " + std::to_string(hpam::kMaxReplicatorBranches) +
+                                   " branches; this machine needs c2/c1 = " + std::to_string(f) +
+                                   " (make c1 larger or c2 smaller)");
+  if (s.replicator_impl == hpam::ReplicatorImpl::kRtl && f > hpam::rtl_replicator_branches())
+    cfg.fail(kReplicatorModel.key, "the RTL replicator was verilated with " +
+                                       std::to_string(hpam::rtl_replicator_branches()) +
+                                       " branches; this machine needs c2/c1 = " + std::to_string(f) +
+                                       " (use behavioral, or reconfigure with -DICNSIM_RTL_REPLICATOR_BRANCHES=" +
+                                       std::to_string(f) + ")");
+}
+
+// network.flit_bytes: one width for every level, or one per level.
+void read_flit_bytes(Config& cfg, HpamSetup& s) {
   const YAML::Node fb = kFlitBytes.read(cfg);
-  const std::string fb_allowed = "1..4096 bytes, one value or a list of " + std::to_string(s->levels.size());
+  const std::string fb_allowed = "1..4096 bytes, one value or a list of " + std::to_string(s.levels.size());
   if (fb.IsSequence()) {
-    if (fb.size() != s->levels.size()) cfg.fail(kFlitBytes.key, fb_allowed);
+    if (fb.size() != s.levels.size()) cfg.fail(kFlitBytes.key, fb_allowed);
     for (const YAML::Node& x : fb) {
       bool ok = true;
       const std::int64_t v = as_int(x, ok);
       if (!ok || v < 1 || v > 4096) cfg.fail(kFlitBytes.key, fb_allowed);
-      s->flit_bytes.push_back(static_cast<unsigned>(v));
+      s.flit_bytes.push_back(static_cast<unsigned>(v));
     }
   } else {
     bool ok = fb.IsScalar();
     const std::int64_t v = ok ? as_int(fb, ok) : 0;
     if (!ok || v < 1 || v > 4096) cfg.fail(kFlitBytes.key, fb_allowed);
-    s->flit_bytes.assign(s->levels.size(), static_cast<unsigned>(v));
+    s.flit_bytes.assign(s.levels.size(), static_cast<unsigned>(v));
   }
-  s->net.link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
-  s->lambda_us = kLambdaUs.read(cfg);
-  s->net.router.vcs = static_cast<unsigned>(kVcs.read(cfg));
-  s->net.router.buffer_depth = static_cast<unsigned>(kBufferDepth.read(cfg));
-  {
-    // The shared VcRouter arbitrates over at most vc::kMaxRouterInputVcs
-    // input VCs: the bottom-row routers of level 1 have 5 + f (+1 up, +2
-    // replication) ports.
-    const unsigned f = s->levels[1].cols / s->levels[0].cols;
-    const unsigned ports = 5 + f + (replication ? 2u : 0u);
-    const unsigned top = 5 + 1 + (replication ? 1u : 0u);
-    const unsigned worst = std::max(ports, top);
-    if (worst * s->net.router.vcs > vc::kMaxRouterInputVcs)
-      cfg.fail(kLevels.key, "the inter-level routers would have " + std::to_string(worst) + " ports x " +
-                                std::to_string(s->net.router.vcs) + " VCs; the VC router takes at most " +
-                                std::to_string(vc::kMaxRouterInputVcs) + " (make c2/c1 smaller or router.vcs fewer)");
+}
+
+// The shared VcRouter arbitrates over at most vc::kMaxRouterInputVcs input
+// VCs: the bottom-row routers of level 1 have 5 + f (+1 up, +2 replication) ports.
+void check_router_ports(Config& cfg, const HpamSetup& s) {
+  const unsigned f = s.levels[1].cols / s.levels[0].cols;
+  const unsigned ports = 5 + f + (s.replication ? 2u : 0u);
+  const unsigned top = 5 + 1 + (s.replication ? 1u : 0u);
+  const unsigned worst = std::max(ports, top);
+  if (worst * s.net.router.vcs > vc::kMaxRouterInputVcs)
+    cfg.fail(kLevels.key, "the inter-level routers would have " + std::to_string(worst) + " ports x " +
+                              std::to_string(s.net.router.vcs) + " VCs; the VC router takes at most " +
+                              std::to_string(vc::kMaxRouterInputVcs) + " (make c2/c1 smaller or router.vcs fewer)");
+}
+
+// network.failed_links: each name parsed once into a typed link address.
+void read_failed_links(Config& cfg, HpamSetup& s) {
+  const YAML::Node failed = kFailedLinks.read(cfg);
+  if (!failed.IsSequence()) cfg.fail(kFailedLinks.key, "expected a list of link names like nic3.up or l2_r0_1.east");
+  if (failed.size() == 0) return;
+  const hpam::HpamGeometry geo(s.levels);
+  const hpam::HpamTopology topo(geo, s.net.router.vcs, s.replication);
+  for (const YAML::Node& item : failed) {
+    const auto address = item.IsScalar() ? topo.parse_link(item.Scalar()) : std::nullopt;
+    if (!address)
+      cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
+                                     "' is not a link of this network (nic<k>.up, or l<level>_r<row>_<col>.<port> "
+                                     "with port local|east|west|south|north|up|down<b> where a link exists)");
+    s.failed_links.push_back(*address);
   }
-  s->q = static_cast<unsigned>(kQ.read(cfg));
-  s->send_us = kSendUs.read(cfg);
-  s->copy_us = kCopyUs.read(cfg);
-  s->synchronous = kSendProtocol.read(cfg) == "synchronous";
-  {
-    // Fault injection: each name parsed once into a typed link address.
-    const YAML::Node failed = kFailedLinks.read(cfg);
-    if (!failed.IsSequence()) cfg.fail(kFailedLinks.key, "expected a list of link names like nic3.up or l2_r0_1.east");
-    if (failed.size() != 0) {
-      const hpam::HpamGeometry geo(s->levels);
-      const hpam::HpamTopology topo(geo, s->net.router.vcs, replication);
-      for (const YAML::Node& item : failed) {
-        const auto address = item.IsScalar() ? topo.parse_link(item.Scalar()) : std::nullopt;
-        if (!address)
-          cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
-                                         "' is not a link of this network (nic<k>.up, or l<level>_r<row>_<col>.<port> "
-                                         "with port local|east|west|south|north|up|down<b> where a link exists)");
-        s->failed_links.push_back(*address);
-      }
+}
+
+// The machine: its meshes, replication hardware, links, routers and software costs.
+void read_network(Config& cfg, HpamSetup& s) {
+  read_levels(cfg, s);
+  read_replication(cfg, s);
+  read_flit_bytes(cfg, s);
+  s.net.link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
+  s.lambda_us = kLambdaUs.read(cfg);
+  s.net.router.vcs = static_cast<unsigned>(kVcs.read(cfg));
+  s.net.router.buffer_depth = static_cast<unsigned>(kBufferDepth.read(cfg));
+  check_router_ports(cfg, s);
+  s.q = static_cast<unsigned>(kQ.read(cfg));
+  s.send_us = kSendUs.read(cfg);
+  s.copy_us = kCopyUs.read(cfg);
+  s.synchronous = kSendProtocol.read(cfg) == "synchronous";
+  read_failed_links(cfg, s);
+  s.net.swap_ejection = parse_swap_ejection(cfg, hpam::HpamGeometry(s.levels).nodes());
+}
+
+// traffic.source: a processor of level 1, [row,col,1].
+hpam::Position read_source(Config& cfg, const HpamSetup& s) {
+  const YAML::Node src = kSource.read(cfg);
+  bool ok = src.IsSequence() && src.size() == 3;
+  const std::int64_t r = ok ? as_int(src[0], ok) : -1, c = ok ? as_int(src[1], ok) : -1, l = ok ? as_int(src[2], ok) : -1;
+  const auto& top = s.levels[0];
+  const std::string allowed = "[row,col,1] with row 0.." + std::to_string(top.rows - 1) + ", col 0.." +
+                              std::to_string(top.cols - 1) + " (a level-1 processor)";
+  if (!ok || l != 1 || r < 0 || c < 0 || r >= top.rows || c >= top.cols) cfg.fail(kSource.key, allowed);
+  return {0, static_cast<unsigned>(r), static_cast<unsigned>(c)};
+}
+
+// traffic.submesh: the level-2 sub-mesh shape of the hybrid and multicast
+// algorithms, or every shape in turn (best).
+void read_submesh(Config& cfg, HpamSetup& s) {
+  const Algorithm algorithm = s.spec.algorithm;
+  if (algorithm == Algorithm::kBruteForce) {
+    s.shapes = {{1, 1}};
+    return;
+  }
+  const auto& low = s.levels[1];
+  const YAML::Node sm = kSubmesh.read(cfg);
+  const std::string allowed = "[p2,q2] with p2 a power of two dividing " + std::to_string(low.rows) +
+                              " and q2 one dividing " + std::to_string(low.cols) + ", or best";
+  if (sm.IsScalar() && sm.as<std::string>() == "best") {
+    s.best = true;
+    s.shapes = hpam::submesh_shapes(hpam::HpamGeometry(s.levels), algorithm);
+    return;
+  }
+  bool ok = sm.IsSequence() && sm.size() == 2;
+  const std::int64_t p = ok ? as_int(sm[0], ok) : 0, q = ok ? as_int(sm[1], ok) : 0;
+  if (!ok || !power_of_two(p) || !power_of_two(q) || p > low.rows || q > low.cols) cfg.fail(kSubmesh.key, allowed);
+  if (algorithm == Algorithm::kMulticast && q != 1)
+    cfg.fail(kSubmesh.key, "multicast sub-meshes are one column wide: [p2,1] with p2 dividing " +
+                               std::to_string(low.rows) + ", or best");
+  s.shapes = {{static_cast<unsigned>(p), static_cast<unsigned>(q)}};
+}
+
+// The largest message, the source's to a whole sub-mesh (scatter, gather) or
+// level, must fit the NIC's flit count.
+void check_message_size(Config& cfg, HpamSetup& s) {
+  const auto& sp = s.spec;
+  const auto& top = s.levels[0];
+  const auto& low = s.levels[1];
+  std::uint64_t biggest = sp.piece_bytes;
+  if (sp.collective != Collective::kBroadcast) {
+    std::uint64_t region = 0;
+    for (auto [p, q] : s.shapes) region = std::max<std::uint64_t>(region, std::uint64_t{p} * q);
+    biggest = sp.piece_bytes * std::max<std::uint64_t>(region, top.rows * top.cols * (sp.scaled ? s.q : 1));
+    // The relay's first message along the source's row: half of level 2 (and of level 1).
+    if (top.rows * top.cols > 1 && sp.algorithm != Algorithm::kBruteForce) {
+      const std::uint64_t half = std::uint64_t{low.rows} * low.cols / 2 +
+                                 (sp.all_levels ? std::uint64_t{top.rows} * top.cols / 2 * (sp.scaled ? s.q : 1) : 0);
+      biggest = std::max(biggest, sp.piece_bytes * half);
     }
   }
-  cfg.declare({swap_ejection_param("processors (node numbers)")});  // HPAM's keys are declared as they are read
-  s->net.swap_ejection = parse_swap_ejection(cfg, hpam::HpamGeometry(s->levels).nodes());
+  const unsigned w_min = *std::min_element(s.flit_bytes.begin(), s.flit_bytes.end());
+  if (biggest / w_min >= hpam::HpamNic::kMaxFlits)
+    cfg.fail(kBytes.key, "a message of this collective would exceed 2^31 flits; make S or the sub-mesh smaller");
+  s.net.max_packet_flits = static_cast<unsigned>(std::min<std::uint64_t>(hpam::HpamNic::kMaxFlits, 0xffffffffu));
+}
 
-  // Traffic.
-  auto& sp = s->spec;
+// The collective, its algorithm, message size, source, destinations and sub-meshes.
+void read_traffic(Config& cfg, HpamSetup& s) {
+  auto& sp = s.spec;
   const std::string collective = kCollective.read(cfg);
   sp.collective = collective == "broadcast" ? Collective::kBroadcast
                   : collective == "scatter" ? Collective::kScatter : Collective::kGather;
   const std::string algorithm = kAlgorithm.read(cfg);
   sp.algorithm = algorithm == "brute_force" ? Algorithm::kBruteForce
                  : algorithm == "hybrid"    ? Algorithm::kHybrid : Algorithm::kMulticast;
-  if (sp.algorithm == Algorithm::kMulticast && !replication)
+  if (sp.algorithm == Algorithm::kMulticast && !s.replication)
     cfg.fail(kAlgorithm.key, "multicast needs the inter-level replication hardware (network.replication=true); "
                              "or use brute_force|hybrid");
   sp.piece_bytes = static_cast<std::uint64_t>(kBytes.read(cfg));
-  sp.q = s->q;
-  const YAML::Node src = kSource.read(cfg);
-  {
-    bool ok = src.IsSequence() && src.size() == 3;
-    const std::int64_t r = ok ? as_int(src[0], ok) : -1, c = ok ? as_int(src[1], ok) : -1,
-                       l = ok ? as_int(src[2], ok) : -1;
-    const auto& top = s->levels[0];
-    const std::string allowed = "[row,col,1] with row 0.." + std::to_string(top.rows - 1) + ", col 0.." +
-                                std::to_string(top.cols - 1) + " (a level-1 processor)";
-    if (!ok || l != 1 || r < 0 || c < 0 || r >= top.rows || c >= top.cols) cfg.fail(kSource.key, allowed);
-    sp.source = {0, static_cast<unsigned>(r), static_cast<unsigned>(c)};
-  }
+  sp.q = s.q;
+  sp.source = read_source(cfg, s);
   sp.all_levels = kDestinations.read(cfg) == "all";
-  if (sp.collective != Collective::kBroadcast && sp.all_levels) {
-    sp.scaled = kFinalSizes.read(cfg) == "scaled";
-  } else {
-    cfg.declare_unused(kFinalSizes.key, "applies only to a scatter or gather with traffic.destinations=all");
-  }
-  const auto& low = s->levels[1];
-  if (sp.algorithm == Algorithm::kBruteForce) {
-    cfg.declare_unused(kSubmesh.key, "applies only to traffic.algorithm=hybrid|multicast");
-    s->shapes = {{1, 1}};
-  } else {
-    const YAML::Node sm = kSubmesh.read(cfg);
-    const std::string allowed = "[p2,q2] with p2 a power of two dividing " + std::to_string(low.rows) +
-                                " and q2 one dividing " + std::to_string(low.cols) + ", or best";
-    if (sm.IsScalar() && sm.as<std::string>() == "best") {
-      s->best = true;
-      s->shapes = hpam::submesh_shapes(hpam::HpamGeometry(s->levels), sp.algorithm);
-    } else {
-      bool ok = sm.IsSequence() && sm.size() == 2;
-      const std::int64_t p = ok ? as_int(sm[0], ok) : 0, q = ok ? as_int(sm[1], ok) : 0;
-      if (!ok || !power_of_two(p) || !power_of_two(q) || p > low.rows || q > low.cols) cfg.fail(kSubmesh.key, allowed);
-      if (sp.algorithm == Algorithm::kMulticast && q != 1)
-        cfg.fail(kSubmesh.key, "multicast sub-meshes are one column wide: [p2,1] with p2 dividing " +
-                                   std::to_string(low.rows) + ", or best");
-      s->shapes = {{static_cast<unsigned>(p), static_cast<unsigned>(q)}};
-    }
-  }
-  // The largest message: the source's to a whole sub-mesh (scatter, gather) or level.
-  std::uint64_t biggest = sp.piece_bytes;
-  if (sp.collective != Collective::kBroadcast) {
-    std::uint64_t region = 0;
-    for (auto [p, q] : s->shapes) region = std::max<std::uint64_t>(region, std::uint64_t{p} * q);
-    biggest = sp.piece_bytes * std::max<std::uint64_t>(region, s->levels[0].rows * s->levels[0].cols * (sp.scaled ? s->q : 1));
-    // The relay's first message along the source's row: half of level 2 (and of level 1).
-    if (s->levels[0].rows * s->levels[0].cols > 1 && sp.algorithm != Algorithm::kBruteForce) {
-      const std::uint64_t half = std::uint64_t{low.rows} * low.cols / 2 +
-                                 (sp.all_levels ? std::uint64_t{s->levels[0].rows} * s->levels[0].cols / 2 * (sp.scaled ? s->q : 1) : 0);
-      biggest = std::max(biggest, sp.piece_bytes * half);
-    }
-  }
-  const unsigned w_min = *std::min_element(s->flit_bytes.begin(), s->flit_bytes.end());
-  if (biggest / w_min >= hpam::HpamNic::kMaxFlits)
-    cfg.fail(kBytes.key, "a message of this collective would exceed 2^31 flits; make S or the sub-mesh smaller");
-  s->net.max_packet_flits = static_cast<unsigned>(std::min<std::uint64_t>(hpam::HpamNic::kMaxFlits, 0xffffffffu));
+  if (sp.collective != Collective::kBroadcast && sp.all_levels) sp.scaled = kFinalSizes.read(cfg) == "scaled";
+  read_submesh(cfg, s);
+  check_message_size(cfg, s);
+}
+
+// Every key is declared up front: one that the configuration does not read
+// is refused with its spec's applies condition.
+std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
+  auto s = std::make_unique<HpamSetup>();
+  cfg.declare(network_params());
+  cfg.declare(traffic_params());
+  read_network(cfg, *s);
+  read_traffic(cfg, *s);
   return s;
 }
 
