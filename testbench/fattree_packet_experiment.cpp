@@ -67,8 +67,9 @@ struct FatTreeSetup : ExperimentSetup {
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   auto setup = std::make_unique<FatTreeSetup>();
   cfg.declare(network_params());
+  cfg.declare(traffic_params());  // a key the collective does not read is refused with its spec's applies condition
   const std::int64_t leaves = kLeaves.read(cfg);
-  if ((leaves & (leaves - 1)) != 0) cfg.fail("network.leaves", "must be a power of two, 2..1048576");
+  if ((leaves & (leaves - 1)) != 0) cfg.fail(kLeaves.key, "must be a power of two, 2..1048576");
   while ((std::int64_t{1} << setup->height) < leaves) ++setup->height;
   const NodeId n = static_cast<NodeId>(leaves);
 
@@ -77,24 +78,24 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     setup->capacities = capacity_preset(caps.Scalar(), setup->height);
     setup->capacity_label = caps.Scalar() == "cbft" ? "CBFT" : "EBFT";
   } else if (caps.IsSequence()) {
-    const auto list = cfg.integer_list("network.capacities", -(1ll << 40), 1ll << 40);
+    const auto list = cfg.integer_list(kCapacities.key, -(1ll << 40), 1ll << 40);  // capacity_list_problem says the rule
     const std::string problem = capacity_list_problem(list, setup->height);
-    if (!problem.empty()) cfg.fail("network.capacities", problem);
+    if (!problem.empty()) cfg.fail(kCapacities.key, problem);
     for (auto c : list) setup->capacities.push_back(static_cast<unsigned>(c));
     setup->capacity_label = "BFT";
     if (setup->capacities == capacity_preset("cbft", setup->height)) setup->capacity_label = "CBFT";
     if (setup->capacities == capacity_preset("ebft", setup->height)) setup->capacity_label = "EBFT";
   } else {
-    cfg.fail("network.capacities", "expected cbft, ebft or a list [c1,...,c_log n] of non-decreasing integers >= 1");
+    cfg.fail(kCapacities.key, "expected cbft, ebft or a list [c1,...,c_log n] of non-decreasing integers >= 1");
   }
   setup->link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
 
-  const YAML::Node failed = cfg.node("network.failed_links");
-  if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of channel names like nic3.up or r2_1.down0");
+  const YAML::Node failed = kFailedLinks.read(cfg);
+  if (!failed.IsSequence()) cfg.fail(kFailedLinks.key, "expected a list of channel names like nic3.up or r2_1.down0");
   for (const auto& item : failed) {
     const auto address = item.IsScalar() ? parse_fat_tree_link(item.Scalar(), setup->height, false) : std::nullopt;
     if (!address) {
-      cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
+      cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
                "' is not a channel of this tree (nic<k>.up, r<l>_<j>.up|down0|down1)");
     }
     setup->failed_links.push_back(address->name());
@@ -110,7 +111,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   if (rooted) {
     o.root = static_cast<NodeId>(kRoot.read(cfg, 0, n - 1));
   } else {
-    cfg.declare_unused("traffic.root", "only broadcast, scatter and gather have a root");
+    cfg.declare_unused(kRoot.key, "only broadcast, scatter and gather have a root");
   }
   if (exchange) {
     o.pipelined = kPipelined.read(cfg);
@@ -118,16 +119,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     if (schedule == "cbft" || (schedule == "auto" && setup->capacity_label == "CBFT")) o.schedule = ExchangeSchedule::kCbft;
     else if (schedule == "ebft" || (schedule == "auto" && setup->capacity_label == "EBFT")) o.schedule = ExchangeSchedule::kEbft;
     else o.schedule = ExchangeSchedule::kGeneral;
-    if (o.pipelined) {
-      o.pipeline_gap = static_cast<unsigned>(kPipelineGap.read(cfg));
-    } else {
-      cfg.declare_unused("traffic.pipeline_gap", "applies only when traffic.pipelined=true");
-    }
-  } else {
-    const std::string why = "applies only to traffic.collective=total_exchange";
-    cfg.declare_unused("traffic.pipelined", why);
-    cfg.declare_unused("traffic.schedule", why);
-    cfg.declare_unused("traffic.pipeline_gap", why);
+    if (o.pipelined) o.pipeline_gap = static_cast<unsigned>(kPipelineGap.read(cfg));
   }
   return setup;
 }

@@ -34,9 +34,10 @@ const RawParam kLevels{"network.levels", "[[1,1],[4,4]]",
 const BoolParam kReplication{"network.replication", false,
                              "the inter-level replication hardware (the paper's multicast support)"};
 const ChoiceParam kReplicatorModel{"network.replicator_model", "behavioral", {"behavioral", "rtl"},
-                                   "the replicator's model: the C++ one or the Verilated RTL"};
+                                   "the replicator's model: the C++ one or the Verilated RTL", "network.replication=true"};
 const ChoiceParam kReplicatorMode{"network.replicator_mode", "lockstep", {"lockstep", "buffered"},
-                                  "lockstep: a flit advances when every branch has a credit; buffered: a FIFO per branch"};
+                                  "lockstep: a flit advances when every branch has a credit; buffered: a FIFO per branch",
+                                  "network.replication=true"};
 const IntParam kReplicatorDepth{"network.replicator_depth", 4, 1, 1024, "flits per branch FIFO (buffered)", "", "",
                                 "network.replication=true with network.replicator_mode=buffered"};
 const RawParam kFlitBytes{"network.flit_bytes", "8", "1..4096 bytes, one value or a list with one per level",
@@ -93,6 +94,8 @@ struct HpamSetup : ExperimentSetup {
   double cycle_us() const { return lambda_us * flit_bytes[0] / net.link_latency; }
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
+  void estimate_work(ResourceEstimate& e) const;
+  double trial_work(const hpam::HpamGeometry& geo, const hpam::CollectivePlan& plan) const;
   std::vector<std::string> waveform_side_files(const std::string& waveform_file) const override;
 };
 
@@ -140,9 +143,8 @@ std::int64_t as_int(const YAML::Node& n, bool& ok) {
   }
 }
 
-std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
-  auto s = std::make_unique<HpamSetup>();
-  // Network.
+// network.levels: two levels of processor meshes, checked against the geometry's rules.
+void read_levels(Config& cfg, HpamSetup& s) {
   const YAML::Node lv = kLevels.read(cfg);
   const std::string levels_allowed = kLevels.allowed;
   if (!lv.IsSequence()) cfg.fail(kLevels.key, levels_allowed);
@@ -151,166 +153,198 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
     const std::int64_t r = ok ? as_int(l[0], ok) : 0, c = ok ? as_int(l[1], ok) : 0;
     if (!ok || r < 1 || c < 1 || r > hpam::HpamGeometry::kMaxSide || c > hpam::HpamGeometry::kMaxSide)
       cfg.fail(kLevels.key, levels_allowed);
-    s->levels.push_back({static_cast<unsigned>(r), static_cast<unsigned>(c)});
+    s.levels.push_back({static_cast<unsigned>(r), static_cast<unsigned>(c)});
   }
-  if (const std::string why = hpam::HpamGeometry::problem(s->levels); !why.empty()) cfg.fail(kLevels.key, why);
-  if (s->levels.size() != 2)
+  if (const std::string why = hpam::HpamGeometry::problem(s.levels); !why.empty()) cfg.fail(kLevels.key, why);
+  if (s.levels.size() != 2)
     cfg.fail(kLevels.key, "the collectives (the paper's sections 3-5) run on two levels: give [[r1,c1],[r2,c2]]");
-  const bool replication = kReplication.read(cfg);
-  s->replication = replication;
-  if (replication) {
-    if (kReplicatorModel.read(cfg) == "rtl") {
-      if (!hpam::rtl_replicator_available())
-        cfg.fail(kReplicatorModel.key, "rtl needs a build with the Verilated replicator (not in this build); use behavioral");
-      s->replicator_impl = hpam::ReplicatorImpl::kRtl;
-    }
-    s->replicator_mode = kReplicatorMode.read(cfg) == "buffered" ? hpam::ReplicatorMode::kBuffered
-                                                                  : hpam::ReplicatorMode::kLockstep;
-    if (s->replicator_mode == hpam::ReplicatorMode::kBuffered)
-      s->replicator_depth = static_cast<unsigned>(kReplicatorDepth.read(cfg));
-    else
-      cfg.declare_unused(kReplicatorDepth.key, "applies only to network.replicator_mode=buffered");
-    const unsigned f = s->levels[1].cols / s->levels[0].cols;
-    if (f > hpam::kMaxReplicatorBranches)
-      cfg.fail(kReplication.key, "the replicator has at most " + std::to_string(hpam::kMaxReplicatorBranches) +
-                                     " branches; this machine needs c2/c1 = " + std::to_string(f) +
-                                     " (make c1 larger or c2 smaller)");
-    if (s->replicator_impl == hpam::ReplicatorImpl::kRtl && f > hpam::rtl_replicator_branches())
-      cfg.fail(kReplicatorModel.key, "the RTL replicator was verilated with " +
-                                         std::to_string(hpam::rtl_replicator_branches()) +
-                                         " branches; this machine needs c2/c1 = " + std::to_string(f) +
-                                         " (use behavioral, or reconfigure with -DICNSIM_RTL_REPLICATOR_BRANCHES=" +
-                                         std::to_string(f) + ")");
-  } else {
-    for (const auto* k : {&kReplicatorModel.key, &kReplicatorMode.key})
-      cfg.declare_unused(*k, "applies only to network.replication=true");
-    cfg.declare_unused(kReplicatorDepth.key, "applies only to network.replication=true");
+}
+
+// network.replication and, with it, the replicator's model, mode and depth.
+void read_replication(Config& cfg, HpamSetup& s) {
+  s.replication = kReplication.read(cfg);
+  if (!s.replication) return;
+  if (kReplicatorModel.read(cfg) == "rtl") {
+    if (!hpam::rtl_replicator_available())
+      cfg.fail(kReplicatorModel.key, "rtl needs a build with the Verilated replicator (not in this build); use behavioral");
+    s.replicator_impl = hpam::ReplicatorImpl::kRtl;
   }
+  s.replicator_mode = kReplicatorMode.read(cfg) == "buffered" ? hpam::ReplicatorMode::kBuffered
+                                                                : hpam::ReplicatorMode::kLockstep;
+  if (s.replicator_mode == hpam::ReplicatorMode::kBuffered)
+    s.replicator_depth = static_cast<unsigned>(kReplicatorDepth.read(cfg));
+  const unsigned f = s.levels[1].cols / s.levels[0].cols;
+  if (f > hpam::kMaxReplicatorBranches)
+    cfg.fail(kReplication.key, "the replicator has at most " + std::to_string(hpam::kMaxReplicatorBranches) +
+                                   " branches; this machine needs c2/c1 = " + std::to_string(f) +
+                                   " (make c1 larger or c2 smaller)");
+  if (s.replicator_impl == hpam::ReplicatorImpl::kRtl && f > hpam::rtl_replicator_branches())
+    cfg.fail(kReplicatorModel.key, "the RTL replicator was verilated with " +
+                                       std::to_string(hpam::rtl_replicator_branches()) +
+                                       " branches; this machine needs c2/c1 = " + std::to_string(f) +
+                                       " (use behavioral, or reconfigure with -DICNSIM_RTL_REPLICATOR_BRANCHES=" +
+                                       std::to_string(f) + ")");
+}
+
+// network.flit_bytes: one width for every level, or one per level.
+void read_flit_bytes(Config& cfg, HpamSetup& s) {
   const YAML::Node fb = kFlitBytes.read(cfg);
-  const std::string fb_allowed = "1..4096 bytes, one value or a list of " + std::to_string(s->levels.size());
+  const std::string fb_allowed = "1..4096 bytes, one value or a list of " + std::to_string(s.levels.size());
   if (fb.IsSequence()) {
-    if (fb.size() != s->levels.size()) cfg.fail(kFlitBytes.key, fb_allowed);
+    if (fb.size() != s.levels.size()) cfg.fail(kFlitBytes.key, fb_allowed);
     for (const YAML::Node& x : fb) {
       bool ok = true;
       const std::int64_t v = as_int(x, ok);
       if (!ok || v < 1 || v > 4096) cfg.fail(kFlitBytes.key, fb_allowed);
-      s->flit_bytes.push_back(static_cast<unsigned>(v));
+      s.flit_bytes.push_back(static_cast<unsigned>(v));
     }
   } else {
     bool ok = fb.IsScalar();
     const std::int64_t v = ok ? as_int(fb, ok) : 0;
     if (!ok || v < 1 || v > 4096) cfg.fail(kFlitBytes.key, fb_allowed);
-    s->flit_bytes.assign(s->levels.size(), static_cast<unsigned>(v));
+    s.flit_bytes.assign(s.levels.size(), static_cast<unsigned>(v));
   }
-  s->net.link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
-  s->lambda_us = kLambdaUs.read(cfg);
-  s->net.router.vcs = static_cast<unsigned>(kVcs.read(cfg));
-  s->net.router.buffer_depth = static_cast<unsigned>(kBufferDepth.read(cfg));
-  {
-    // The shared VcRouter arbitrates over at most vc::kMaxRouterInputVcs
-    // input VCs: the bottom-row routers of level 1 have 5 + f (+1 up, +2
-    // replication) ports.
-    const unsigned f = s->levels[1].cols / s->levels[0].cols;
-    const unsigned ports = 5 + f + (replication ? 2u : 0u);
-    const unsigned top = 5 + 1 + (replication ? 1u : 0u);
-    const unsigned worst = std::max(ports, top);
-    if (worst * s->net.router.vcs > vc::kMaxRouterInputVcs)
-      cfg.fail(kLevels.key, "the inter-level routers would have " + std::to_string(worst) + " ports x " +
-                                std::to_string(s->net.router.vcs) + " VCs; the VC router takes at most " +
-                                std::to_string(vc::kMaxRouterInputVcs) + " (make c2/c1 smaller or router.vcs fewer)");
+}
+
+// The shared VcRouter arbitrates over at most vc::kMaxRouterInputVcs input
+// VCs: the bottom-row routers of level 1 have 5 + f (+1 up, +2 replication) ports.
+void check_router_ports(Config& cfg, const HpamSetup& s) {
+  const unsigned f = s.levels[1].cols / s.levels[0].cols;
+  const unsigned ports = 5 + f + (s.replication ? 2u : 0u);
+  const unsigned top = 5 + 1 + (s.replication ? 1u : 0u);
+  const unsigned worst = std::max(ports, top);
+  if (worst * s.net.router.vcs > vc::kMaxRouterInputVcs)
+    cfg.fail(kLevels.key, "the inter-level routers would have " + std::to_string(worst) + " ports x " +
+                              std::to_string(s.net.router.vcs) + " VCs; the VC router takes at most " +
+                              std::to_string(vc::kMaxRouterInputVcs) + " (make c2/c1 smaller or router.vcs fewer)");
+}
+
+// network.failed_links: each name parsed once into a typed link address.
+void read_failed_links(Config& cfg, HpamSetup& s) {
+  const YAML::Node failed = kFailedLinks.read(cfg);
+  if (!failed.IsSequence()) cfg.fail(kFailedLinks.key, "expected a list of link names like nic3.up or l2_r0_1.east");
+  if (failed.size() == 0) return;
+  const hpam::HpamGeometry geo(s.levels);
+  const hpam::HpamTopology topo(geo, s.net.router.vcs, s.replication);
+  for (const YAML::Node& item : failed) {
+    const auto address = item.IsScalar() ? topo.parse_link(item.Scalar()) : std::nullopt;
+    if (!address)
+      cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
+                                     "' is not a link of this network (nic<k>.up, or l<level>_r<row>_<col>.<port> "
+                                     "with port local|east|west|south|north|up|down<b> where a link exists)");
+    s.failed_links.push_back(*address);
   }
-  s->q = static_cast<unsigned>(kQ.read(cfg));
-  s->send_us = kSendUs.read(cfg);
-  s->copy_us = kCopyUs.read(cfg);
-  s->synchronous = kSendProtocol.read(cfg) == "synchronous";
-  {
-    // Fault injection: each name parsed once into a typed link address.
-    const YAML::Node failed = kFailedLinks.read(cfg);
-    if (!failed.IsSequence()) cfg.fail(kFailedLinks.key, "expected a list of link names like nic3.up or l2_r0_1.east");
-    if (failed.size() != 0) {
-      const hpam::HpamGeometry geo(s->levels);
-      const hpam::HpamTopology topo(geo, s->net.router.vcs, replication);
-      for (const YAML::Node& item : failed) {
-        const auto address = item.IsScalar() ? topo.parse_link(item.Scalar()) : std::nullopt;
-        if (!address)
-          cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
-                                         "' is not a link of this network (nic<k>.up, or l<level>_r<row>_<col>.<port> "
-                                         "with port local|east|west|south|north|up|down<b> where a link exists)");
-        s->failed_links.push_back(*address);
-      }
+}
+
+// The machine: its meshes, replication hardware, links, routers and software costs.
+void read_network(Config& cfg, HpamSetup& s) {
+  read_levels(cfg, s);
+  read_replication(cfg, s);
+  read_flit_bytes(cfg, s);
+  s.net.link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
+  s.lambda_us = kLambdaUs.read(cfg);
+  s.net.router.vcs = static_cast<unsigned>(kVcs.read(cfg));
+  s.net.router.buffer_depth = static_cast<unsigned>(kBufferDepth.read(cfg));
+  check_router_ports(cfg, s);
+  s.q = static_cast<unsigned>(kQ.read(cfg));
+  s.send_us = kSendUs.read(cfg);
+  s.copy_us = kCopyUs.read(cfg);
+  s.synchronous = kSendProtocol.read(cfg) == "synchronous";
+  read_failed_links(cfg, s);
+  s.net.swap_ejection = parse_swap_ejection(cfg, hpam::HpamGeometry(s.levels).nodes());
+}
+
+// traffic.source: a processor of level 1, [row,col,1].
+hpam::Position read_source(Config& cfg, const HpamSetup& s) {
+  const YAML::Node src = kSource.read(cfg);
+  bool ok = src.IsSequence() && src.size() == 3;
+  const std::int64_t r = ok ? as_int(src[0], ok) : -1, c = ok ? as_int(src[1], ok) : -1, l = ok ? as_int(src[2], ok) : -1;
+  const auto& top = s.levels[0];
+  const std::string allowed = "[row,col,1] with row 0.." + std::to_string(top.rows - 1) + ", col 0.." +
+                              std::to_string(top.cols - 1) + " (a level-1 processor)";
+  if (!ok || l != 1 || r < 0 || c < 0 || r >= top.rows || c >= top.cols) cfg.fail(kSource.key, allowed);
+  return {0, static_cast<unsigned>(r), static_cast<unsigned>(c)};
+}
+
+// traffic.submesh: the level-2 sub-mesh shape of the hybrid and multicast
+// algorithms, or every shape in turn (best).
+void read_submesh(Config& cfg, HpamSetup& s) {
+  const Algorithm algorithm = s.spec.algorithm;
+  if (algorithm == Algorithm::kBruteForce) {
+    s.shapes = {{1, 1}};
+    return;
+  }
+  const auto& low = s.levels[1];
+  const YAML::Node sm = kSubmesh.read(cfg);
+  const std::string allowed = "[p2,q2] with p2 a power of two dividing " + std::to_string(low.rows) +
+                              " and q2 one dividing " + std::to_string(low.cols) + ", or best";
+  if (sm.IsScalar() && sm.as<std::string>() == "best") {
+    s.best = true;
+    s.shapes = hpam::submesh_shapes(hpam::HpamGeometry(s.levels), algorithm);
+    return;
+  }
+  bool ok = sm.IsSequence() && sm.size() == 2;
+  const std::int64_t p = ok ? as_int(sm[0], ok) : 0, q = ok ? as_int(sm[1], ok) : 0;
+  if (!ok || !power_of_two(p) || !power_of_two(q) || p > low.rows || q > low.cols) cfg.fail(kSubmesh.key, allowed);
+  if (algorithm == Algorithm::kMulticast && q != 1)
+    cfg.fail(kSubmesh.key, "multicast sub-meshes are one column wide: [p2,1] with p2 dividing " +
+                               std::to_string(low.rows) + ", or best");
+  s.shapes = {{static_cast<unsigned>(p), static_cast<unsigned>(q)}};
+}
+
+// The largest message, the source's to a whole sub-mesh (scatter, gather) or
+// level, must fit the NIC's flit count.
+void check_message_size(Config& cfg, HpamSetup& s) {
+  const auto& sp = s.spec;
+  const auto& top = s.levels[0];
+  const auto& low = s.levels[1];
+  std::uint64_t biggest = sp.piece_bytes;
+  if (sp.collective != Collective::kBroadcast) {
+    std::uint64_t region = 0;
+    for (auto [p, q] : s.shapes) region = std::max<std::uint64_t>(region, std::uint64_t{p} * q);
+    biggest = sp.piece_bytes * std::max<std::uint64_t>(region, top.rows * top.cols * (sp.scaled ? s.q : 1));
+    // The relay's first message along the source's row: half of level 2 (and of level 1).
+    if (top.rows * top.cols > 1 && sp.algorithm != Algorithm::kBruteForce) {
+      const std::uint64_t half = std::uint64_t{low.rows} * low.cols / 2 +
+                                 (sp.all_levels ? std::uint64_t{top.rows} * top.cols / 2 * (sp.scaled ? s.q : 1) : 0);
+      biggest = std::max(biggest, sp.piece_bytes * half);
     }
   }
-  cfg.declare({swap_ejection_param("processors (node numbers)")});  // HPAM's keys are declared as they are read
-  s->net.swap_ejection = parse_swap_ejection(cfg, hpam::HpamGeometry(s->levels).nodes());
+  const unsigned w_min = *std::min_element(s.flit_bytes.begin(), s.flit_bytes.end());
+  if (biggest / w_min >= hpam::HpamNic::kMaxFlits)
+    cfg.fail(kBytes.key, "a message of this collective would exceed 2^31 flits; make S or the sub-mesh smaller");
+  s.net.max_packet_flits = static_cast<unsigned>(std::min<std::uint64_t>(hpam::HpamNic::kMaxFlits, 0xffffffffu));
+}
 
-  // Traffic.
-  auto& sp = s->spec;
+// The collective, its algorithm, message size, source, destinations and sub-meshes.
+void read_traffic(Config& cfg, HpamSetup& s) {
+  auto& sp = s.spec;
   const std::string collective = kCollective.read(cfg);
   sp.collective = collective == "broadcast" ? Collective::kBroadcast
                   : collective == "scatter" ? Collective::kScatter : Collective::kGather;
   const std::string algorithm = kAlgorithm.read(cfg);
   sp.algorithm = algorithm == "brute_force" ? Algorithm::kBruteForce
                  : algorithm == "hybrid"    ? Algorithm::kHybrid : Algorithm::kMulticast;
-  if (sp.algorithm == Algorithm::kMulticast && !replication)
+  if (sp.algorithm == Algorithm::kMulticast && !s.replication)
     cfg.fail(kAlgorithm.key, "multicast needs the inter-level replication hardware (network.replication=true); "
                              "or use brute_force|hybrid");
   sp.piece_bytes = static_cast<std::uint64_t>(kBytes.read(cfg));
-  sp.q = s->q;
-  const YAML::Node src = kSource.read(cfg);
-  {
-    bool ok = src.IsSequence() && src.size() == 3;
-    const std::int64_t r = ok ? as_int(src[0], ok) : -1, c = ok ? as_int(src[1], ok) : -1,
-                       l = ok ? as_int(src[2], ok) : -1;
-    const auto& top = s->levels[0];
-    const std::string allowed = "[row,col,1] with row 0.." + std::to_string(top.rows - 1) + ", col 0.." +
-                                std::to_string(top.cols - 1) + " (a level-1 processor)";
-    if (!ok || l != 1 || r < 0 || c < 0 || r >= top.rows || c >= top.cols) cfg.fail(kSource.key, allowed);
-    sp.source = {0, static_cast<unsigned>(r), static_cast<unsigned>(c)};
-  }
+  sp.q = s.q;
+  sp.source = read_source(cfg, s);
   sp.all_levels = kDestinations.read(cfg) == "all";
-  if (sp.collective != Collective::kBroadcast && sp.all_levels) {
-    sp.scaled = kFinalSizes.read(cfg) == "scaled";
-  } else {
-    cfg.declare_unused(kFinalSizes.key, "applies only to a scatter or gather with traffic.destinations=all");
-  }
-  const auto& low = s->levels[1];
-  if (sp.algorithm == Algorithm::kBruteForce) {
-    cfg.declare_unused(kSubmesh.key, "applies only to traffic.algorithm=hybrid|multicast");
-    s->shapes = {{1, 1}};
-  } else {
-    const YAML::Node sm = kSubmesh.read(cfg);
-    const std::string allowed = "[p2,q2] with p2 a power of two dividing " + std::to_string(low.rows) +
-                                " and q2 one dividing " + std::to_string(low.cols) + ", or best";
-    if (sm.IsScalar() && sm.as<std::string>() == "best") {
-      s->best = true;
-      s->shapes = hpam::submesh_shapes(hpam::HpamGeometry(s->levels), sp.algorithm);
-    } else {
-      bool ok = sm.IsSequence() && sm.size() == 2;
-      const std::int64_t p = ok ? as_int(sm[0], ok) : 0, q = ok ? as_int(sm[1], ok) : 0;
-      if (!ok || !power_of_two(p) || !power_of_two(q) || p > low.rows || q > low.cols) cfg.fail(kSubmesh.key, allowed);
-      if (sp.algorithm == Algorithm::kMulticast && q != 1)
-        cfg.fail(kSubmesh.key, "multicast sub-meshes are one column wide: [p2,1] with p2 dividing " +
-                                   std::to_string(low.rows) + ", or best");
-      s->shapes = {{static_cast<unsigned>(p), static_cast<unsigned>(q)}};
-    }
-  }
-  // The largest message: the source's to a whole sub-mesh (scatter, gather) or level.
-  std::uint64_t biggest = sp.piece_bytes;
-  if (sp.collective != Collective::kBroadcast) {
-    std::uint64_t region = 0;
-    for (auto [p, q] : s->shapes) region = std::max<std::uint64_t>(region, std::uint64_t{p} * q);
-    biggest = sp.piece_bytes * std::max<std::uint64_t>(region, s->levels[0].rows * s->levels[0].cols * (sp.scaled ? s->q : 1));
-    // The relay's first message along the source's row: half of level 2 (and of level 1).
-    if (s->levels[0].rows * s->levels[0].cols > 1 && sp.algorithm != Algorithm::kBruteForce) {
-      const std::uint64_t half = std::uint64_t{low.rows} * low.cols / 2 +
-                                 (sp.all_levels ? std::uint64_t{s->levels[0].rows} * s->levels[0].cols / 2 * (sp.scaled ? s->q : 1) : 0);
-      biggest = std::max(biggest, sp.piece_bytes * half);
-    }
-  }
-  const unsigned w_min = *std::min_element(s->flit_bytes.begin(), s->flit_bytes.end());
-  if (biggest / w_min >= hpam::HpamNic::kMaxFlits)
-    cfg.fail(kBytes.key, "a message of this collective would exceed 2^31 flits; make S or the sub-mesh smaller");
-  s->net.max_packet_flits = static_cast<unsigned>(std::min<std::uint64_t>(hpam::HpamNic::kMaxFlits, 0xffffffffu));
+  if (sp.collective != Collective::kBroadcast && sp.all_levels) sp.scaled = kFinalSizes.read(cfg) == "scaled";
+  read_submesh(cfg, s);
+  check_message_size(cfg, s);
+}
+
+// Every key is declared up front: one that the configuration does not read
+// is refused with its spec's applies condition.
+std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
+  auto s = std::make_unique<HpamSetup>();
+  cfg.declare(network_params());
+  cfg.declare(traffic_params());
+  read_network(cfg, *s);
+  read_traffic(cfg, *s);
   return s;
 }
 
@@ -322,7 +356,134 @@ ResourceEstimate HpamSetup::estimate() const {
   // sockets, links: about 21 KB per node measured (4112 nodes: 88 MB).
   e.memory_bytes = static_cast<double>(nodes) * (20000.0 + 64.0 * net.router.vcs * net.router.buffer_depth);
   e.what = std::to_string(nodes) + " routers and NICs";
+  estimate_work(e);
   return e;
+}
+
+// Links from a to b on the extended X-Y routes of a two-level machine
+// (HpamGeometry::route, without walking them): within a level X then Y;
+// down, X to the column above b's, Y to the bottom row, the link down, Y to
+// b's row; up, X into the columns below b's, Y to the top row, the link up,
+// Y to b's row. (Equal to HpamGeometry::hops for every pair of processors of
+// [[1,1],[4,4]], [[4,4],[16,16]], [[2,2],[4,8]], [[2,4],[8,16]], [[1,1],[8,2]]
+// and [[4,2],[4,8]], checked when it was written.)
+std::uint64_t route_links(const hpam::HpamGeometry& geo, NodeId a, NodeId b) {
+  const hpam::Position p = geo.position(a), q = geo.position(b);
+  auto gap = [](unsigned x, unsigned y) { return x > y ? x - y : y - x; };
+  if (p.level == q.level) return gap(p.row, q.row) + gap(p.col, q.col);
+  const unsigned f = geo.fanout(1), top_rows = geo.level(0).rows;
+  if (p.level < q.level) return gap(p.col, q.col / f) + (top_rows - 1 - p.row) + 1 + q.row;
+  const unsigned first = q.col * f, last = first + f - 1;
+  const unsigned x = p.col < first ? first - p.col : p.col > last ? p.col - last : 0;
+  return x + p.row + 1 + (top_rows - 1 - q.row);
+}
+
+// What HpamSetup::estimate_work counts, per trial.
+namespace work {
+
+struct Arrival {
+  NodeId src, dst;
+  double flits, links;  // links: routers on the route
+};
+
+// Every message as it arrives, a replicated one at the same row of the f
+// columns from its destination's on.
+std::vector<Arrival> arrivals(const hpam::HpamGeometry& geo, const hpam::CollectivePlan& plan,
+                              const std::vector<unsigned>& flit_bytes) {
+  const unsigned f = geo.fanout(1);
+  std::vector<Arrival> out;
+  for (const auto& sends : plan.sends) {
+    for (const hpam::PlannedMessage& m : sends) {
+      const unsigned w = flit_bytes[geo.position(m.src).level];
+      const double flits = static_cast<double>(std::max<std::uint64_t>(1, (m.bytes + w - 1) / w));
+      const hpam::Position to = geo.position(m.dst);
+      for (unsigned b = 0; b < (m.replicate ? f : 1); ++b) {
+        const NodeId dst = geo.node({to.level, to.row, to.col + b});
+        out.push_back({m.src, dst, flits, static_cast<double>(route_links(geo, m.src, dst)) + 1});
+      }
+    }
+  }
+  return out;
+}
+
+// Each processor's round in the program: 0 if it receives nothing, else
+// one more than the latest round of the processors it receives from.
+std::vector<unsigned> rounds(NodeId nodes, const std::vector<Arrival>& arrivals) {
+  std::vector<unsigned> pending(nodes, 0), first(nodes + 1, 0), round(nodes, 0);
+  for (const Arrival& a : arrivals) ++pending[a.dst], ++first[a.src + 1];
+  for (NodeId n = 0; n < nodes; ++n) first[n + 1] += first[n];
+  std::vector<std::size_t> by_src(arrivals.size());  // arrivals grouped by sender
+  std::vector<std::size_t> next(first.begin(), first.end() - 1);
+  for (std::size_t i = 0; i < arrivals.size(); ++i) by_src[next[arrivals[i].src]++] = i;
+  std::vector<NodeId> ready;
+  for (NodeId n = 0; n < nodes; ++n)
+    if (pending[n] == 0) ready.push_back(n);
+  while (!ready.empty()) {
+    const NodeId n = ready.back();
+    ready.pop_back();
+    for (std::size_t k = first[n]; k < first[n + 1]; ++k) {
+      const NodeId d = arrivals[by_src[k]].dst;
+      round[d] = std::max(round[d], round[n] + 1);
+      if (--pending[d] == 0) ready.push_back(d);
+    }
+  }
+  return round;
+}
+
+}  // namespace work
+
+double HpamSetup::trial_work(const hpam::HpamGeometry& geo, const hpam::CollectivePlan& plan) const {
+  std::vector<work::Arrival> arrivals = work::arrivals(geo, plan, flit_bytes);
+  const std::vector<unsigned> round = work::rounds(geo.nodes(), arrivals);
+  std::sort(arrivals.begin(), arrivals.end(), [&](const work::Arrival& a, const work::Arrival& b) {
+    return a.dst != b.dst ? a.dst < b.dst : round[a.src] < round[b.src];
+  });
+  double total = 0;
+  const double ack = synchronous ? 2 + 7 : 0;  // a one-flit acknowledgement back
+  for (std::size_t i = 0; i < arrivals.size();) {
+    // The arrivals at one processor from one round.
+    double links = 0, flits = 0, longest = 0;
+    std::size_t j = i;
+    for (; j < arrivals.size() && arrivals[j].dst == arrivals[i].dst && round[arrivals[j].src] == round[arrivals[i].src];
+         ++j) {
+      total += arrivals[j].links * (2 * arrivals[j].flits + 7 + ack);
+      links += arrivals[j].links;
+      flits += arrivals[j].flits;
+      longest = std::max(longest, arrivals[j].flits);
+    }
+    total += std::min(links, static_cast<double>(geo.nodes())) * (flits - longest);  // waiting for the ejection port
+    i = j;
+  }
+  return total;
+}
+
+// Work: a message of F flits keeps each router on its route, and the NICs
+// at its ends, busy for about 2 F + 7 evaluations (a flit, then its credit,
+// and the router's pipeline; 1x1 over 4x4, S = 8, 64, 1024 bytes: 8, 26, 241
+// per router and message). Messages that reach one processor in the same
+// round of the program (sent by processors equally far from its start, as a
+// gather's leaves or sub-mesh roots) wait for its ejection port one after
+// the other, and while they wait every router holding their flits
+// evaluates each cycle: the routers on all their routes (at most every
+// router) are busy while the others' flits go in. A replicated message counts
+// once per branch below the replicator, an acknowledgement as one flit. The
+// processors' software costs pass without evaluations (a NIC sleeps until
+// its software is done). Every trial is planned, as the run will plan it
+// (about 35 ms for 65537 processors). Estimate / measured block evaluations
+// over the shipped scenarios: 1.0 to 1.5; over 32 more (brute force, hybrid
+// and multicast broadcast, scatter and gather on 1x1 over 8x8 to 32x32,
+// 8x8 over 32x32, S = 8 to 8192 bytes, eager and synchronous): 0.84 to 2.9.
+void HpamSetup::estimate_work(ResourceEstimate& e) const {
+  const hpam::HpamGeometry geo(levels);
+  for (const auto& [p2, q2] : shapes) {
+    hpam::CollectiveSpec trial = spec;
+    trial.p2 = p2;
+    trial.q2 = q2;
+    e.work += trial_work(geo, hpam::plan_collective(geo, trial));
+  }
+  e.work_why = std::to_string(shapes.size()) + " trial(s) on " + std::to_string(geo.nodes()) +
+               " processors, counted as the routers on the planned messages' routes, each busy while their flits "
+               "pass or wait";
 }
 
 // The processors of the machine, running one collective program per trial:
