@@ -86,11 +86,11 @@ std::string size_text(double bytes) {
 
 namespace {
 
-// Block evaluations a second on one core of the development machine for
-// mid-sized networks (2-8 million measured over the families; large VC
-// networks run slower, their state no longer in cache): for the wording of
-// the run.max_work refusal only.
-constexpr double kEvaluationsPerSecond = 2e6;
+std::string rate_text(double per_second) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g million", per_second / 1e6);
+  return buf;
+}
 
 std::string duration_text(double seconds) {
   char buf[64];
@@ -128,8 +128,8 @@ void check_resources(const ResourceEstimate& estimate, const Prepared& p) {
     const double decade = std::pow(10.0, std::floor(std::log10(estimate.work)));  // the estimate rounded up to one digit
     std::snprintf(suggestion, sizeof suggestion, "%.0e", std::ceil(estimate.work / decade) * decade);
     throw ConfigError("this run needs about " + std::string(work) + " block evaluations (" + estimate.work_why +
-                      "; " + duration_text(estimate.work / kEvaluationsPerSecond) + " at " +
-                      std::to_string(static_cast<int>(kEvaluationsPerSecond / 1e6)) + " million a second), over run.max_work = " + limit +
+                      "; " + duration_text(estimate.work / estimate.evaluations_per_second) + " at " +
+                      rate_text(estimate.evaluations_per_second) + " a second), over run.max_work = " + limit +
                       "; make the network or traffic smaller, or raise run.max_work (e.g. --set run.max_work=" + suggestion + ")");
   }
 }

@@ -70,6 +70,10 @@ struct ResourceEstimate {
   // measured sim.block_evaluations so the estimate can be calibrated.
   double work = 0;
   std::string work_why;           // how it was counted
+  // Block evaluations a second on one core of the development machine, for
+  // the refusal's wording: 2-8 million over the families at mid sizes; a
+  // family whose evaluations cost more (large state per block) says so.
+  double evaluations_per_second = 2e6;
 };
 
 class ExperimentSetup {
