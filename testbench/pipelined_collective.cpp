@@ -55,20 +55,20 @@ IntParam startup_param(bool vc) {
 // traffic.group, traffic.packets and (with auto) traffic.tuning.
 void read_group_and_packets(Config& cfg, PipelinedProgram& p) {
   const std::uint32_t logical = p.logical_processors();
-  const YAML::Node group = cfg.node("traffic.group");
+  const YAML::Node group = kGroup.read(cfg);
   const bool auto_r = group.IsScalar() && group.Scalar() == "auto";
   if (p.algorithm != Algorithm::kFractional) {
     if (cfg.given("traffic.group")) cfg.fail("traffic.group", "applies only to traffic.algorithm=fractional (binary is r = 1)");
     p.r = p.algorithm == Algorithm::kBinary ? 1 : logical;
   } else if (!auto_r) {
-    p.r = static_cast<unsigned>(cfg.integer("traffic.group", 1, logical));
+    p.r = static_cast<unsigned>(cfg.integer(kGroup.key, 1, logical));
   }
-  const YAML::Node packets = cfg.node("traffic.packets");
+  const YAML::Node packets = kPackets.read(cfg);
   const bool auto_s = packets.IsScalar() && packets.Scalar() == "auto";
   if (auto_r && !auto_s) cfg.fail("traffic.group", "auto needs traffic.packets=auto too (s must be a multiple of r)");
   if (!auto_r && !auto_s) {
     cfg.declare_unused("traffic.tuning", "applies only with traffic.packets=auto");
-    p.s = static_cast<std::uint32_t>(cfg.integer("traffic.packets", 1, kMaxPackets));
+    p.s = static_cast<std::uint32_t>(cfg.integer(kPackets.key, 1, kMaxPackets));
     return;
   }
   p.tuned = true;

@@ -52,9 +52,9 @@ const char* to_string(Embedding e) {
 void read_embedding(Config& cfg, VcCollectiveSetup& s) {
   const VcNetworkSpec& net = s.network;
   const bool plane = !net.fattree && net.sides.size() == 2;
+  // Off a 2-D mesh or torus only rank order is allowed.
   cfg.declare({kEmbedding.spec()});
-  const std::string e = plane ? cfg.choice("traffic.embedding", {"rank_order", "snake", "htree"})
-                              : cfg.choice("traffic.embedding", {"rank_order"});
+  const std::string e = plane ? kEmbedding.read(cfg) : cfg.choice(kEmbedding.key, {"rank_order"});
   s.embedding = e == "htree" ? Embedding::kHtree : e == "snake" ? Embedding::kSnake : Embedding::kRankOrder;
   if (s.embedding != Embedding::kHtree) return;
   PipelinedProgram& p = s.program;

@@ -35,6 +35,15 @@ const IntParam kK{"network.k", 8, 2, 256,
 const IntParam kN{"network.n", 2, 1, 3, "mesh/torus: dimensions", "", "", "network.topology=mesh or torus"};
 const IntParam kLeaves{"network.leaves", 16, 2, 65536, "fattree: processing nodes n at the leaves", "",
                        "2..65536, a power of two", "network.topology=fattree"};
+const RawParam kCapacities{"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, c1 = 1",
+                           "fattree: branch capacities c_l between levels l-1 and l (physical links, as "
+                           "network.type=fattree_packet)",
+                           "network.topology=fattree"};
+const RawParam kFailedLinks{"network.failed_links", "[]",
+                            "list of links like nic3.up, r3_3.x+ (router r3_3's output toward x+), r2_1.down0, r1_0.up "
+                            "(fat tree)",
+                            "links that never carry a flit (fault injection: the run ends unverified, naming where "
+                            "traffic waits)"};
 const IntParam kLinkLatency{"network.link_latency", 1, 1, 64, "cycles for a flit (or credit) to cross a link"};
 const IntParam kVcs{"router.vcs", 2, 1, 16, "virtual channels per input port", "", "1..16 (ports x vcs <= 4096)"};
 const IntParam kBufferDepth{"router.buffer_depth", 4, 1, 1024, "flits of buffer per VC"};
@@ -59,13 +68,9 @@ std::vector<ParamSpec> network_params() {
       kK.spec(),
       kN.spec(),
       kLeaves.spec(),
-      {"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, c1 = 1",
-       "fattree: branch capacities c_l between levels l-1 and l (physical links, as network.type=fattree_packet)",
-       "network.topology=fattree"},
+      kCapacities.spec(),
       kLinkLatency.spec(),
-      {"network.failed_links", "[]",
-       "list of links like nic3.up, r3_3.x+ (router r3_3's output toward x+), r2_1.down0, r1_0.up (fat tree)",
-       "links that never carry a flit (fault injection: the run ends unverified, naming where traffic waits)"},
+      kFailedLinks.spec(),
       swap_ejection_param(),
       kVcs.spec(),
       kBufferDepth.spec(),
@@ -113,11 +118,11 @@ void read_fat_tree(Config& cfg, VcNetworkSpec& s) {
   const std::int64_t leaves = kLeaves.read(cfg);
   if ((leaves & (leaves - 1)) != 0) cfg.fail("network.leaves", "must be a power of two, 2..65536");
   while ((std::int64_t{1} << s.height) < leaves) ++s.height;
-  const YAML::Node caps = cfg.node("network.capacities");
+  const YAML::Node caps = kCapacities.read(cfg);
   if (caps.IsScalar() && (caps.Scalar() == "cbft" || caps.Scalar() == "ebft")) {
     s.capacities = capacity_preset(caps.Scalar(), s.height);
   } else if (caps.IsSequence()) {
-    const auto list = cfg.integer_list("network.capacities", -(1ll << 40), 1ll << 40);
+    const auto list = cfg.integer_list(kCapacities.key, -(1ll << 40), 1ll << 40);  // capacity_list_problem says the rule
     const std::string problem = capacity_list_problem(list, s.height);
     if (!problem.empty()) cfg.fail("network.capacities", problem);
     for (auto c : list) s.capacities.push_back(static_cast<unsigned>(c));
@@ -162,7 +167,7 @@ vc::VcLinkNames link_names(const VcNetworkSpec& s, const vc::VcTopology& topo) {
 
 // network.failed_links: each name parsed once into a typed link address.
 void read_failed_links(Config& cfg, VcNetworkSpec& s) {
-  const YAML::Node failed = cfg.node("network.failed_links");
+  const YAML::Node failed = kFailedLinks.read(cfg);
   if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of link names like nic3.up or r3_3.x+");
   if (failed.size() == 0) return;
   const std::unique_ptr<vc::VcTopology> topo = s.make_topology();
@@ -182,11 +187,11 @@ void read_failed_links(Config& cfg, VcNetworkSpec& s) {
 // network.k and network.n of a mesh or torus (k may be a list of sides with
 // traffic.collective).
 void read_sides(Config& cfg, VcNetworkSpec& s, bool collective) {
-  if (cfg.node("network.k").IsSequence()) {
+  if (cfg.node(kK.key).IsSequence()) {
     if (!collective)
       cfg.fail("network.k", "a list of sides applies only with traffic.collective (the synthetic patterns need k^n); "
                             "give one k, 2..256");
-    for (auto side : cfg.integer_list("network.k", 2, 256)) s.sides.push_back(static_cast<unsigned>(side));
+    for (auto side : cfg.integer_list(kK.key, 2, 256)) s.sides.push_back(static_cast<unsigned>(side));
     if (s.sides.empty() || s.sides.size() > 3) cfg.fail("network.k", "a list of 1..3 sides, each 2..256");
     if (cfg.given("network.n") && kN.read(cfg) != static_cast<std::int64_t>(s.sides.size()))
       cfg.fail("network.n", "must equal the number of sides in network.k (" + std::to_string(s.sides.size()) + ")");

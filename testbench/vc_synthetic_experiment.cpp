@@ -18,6 +18,17 @@ namespace icn {
 
 namespace {
 
+// Keys with a union type (one size or a list) or a range known only from
+// other keys are raw specs, declared here once and read by name below.
+ChoiceParam pattern_param() { return {"traffic.pattern", "uniform", pattern_names(), "destination pattern"}; }
+const RawParam kPacketSize{"traffic.packet_size", "4", "1..65536, or a list of sizes", "packet length in flits"};
+const RawParam kPacketSizeWeights{"traffic.packet_size_weights", "[]", "list of weights > 0, one per size (empty: equal)",
+                                  "probabilities of the sizes in traffic.packet_size",
+                                  "traffic.packet_size given as a list"};
+const RawParam kHotspotNodes{"traffic.hotspot_nodes", "[0]", "list of nodes 0..N-1", "hotspot: the hotspot nodes",
+                             "traffic.pattern=hotspot"};
+const RawParam kTraceFile{"traffic.trace_file", "", "a file of 'cycle source destination size' lines", "trace: the trace",
+                          "traffic.pattern=trace"};
 const RealParam kInjectionRate{"traffic.injection_rate", "0.05", 0, 1, "offered load in flits per node per cycle",
                                "0..1 (flits/node/cycle; packets/node/cycle <= 1)", "traffic.pattern other than trace"};
 const BoolParam kSelfTraffic{"traffic.self_traffic", true, "uniform: a node may draw itself (BookSim: true)"};
@@ -46,15 +57,15 @@ const BoolParam kDrainAll{"measure.drain_all", true,
 // traffic.packet_size (one size or a list) and traffic.packet_size_weights.
 PacketSizes read_packet_sizes(Config& cfg) {
   PacketSizes sizes;
-  if (!cfg.node("traffic.packet_size").IsSequence()) {
-    sizes.sizes = {static_cast<unsigned>(cfg.integer("traffic.packet_size", 1, 65536))};
+  if (!kPacketSize.read(cfg).IsSequence()) {
+    sizes.sizes = {static_cast<unsigned>(cfg.integer(kPacketSize.key, 1, 65536))};
     sizes.weights = {1.0};
     return sizes;
   }
   sizes.sizes.clear();
-  for (auto v : cfg.integer_list("traffic.packet_size", 1, 65536)) sizes.sizes.push_back(static_cast<unsigned>(v));
+  for (auto v : cfg.integer_list(kPacketSize.key, 1, 65536)) sizes.sizes.push_back(static_cast<unsigned>(v));
   if (sizes.sizes.empty()) cfg.fail("traffic.packet_size", "a list needs at least one size (1..65536)");
-  const YAML::Node w = cfg.node("traffic.packet_size_weights");
+  const YAML::Node w = cfg.node(kPacketSizeWeights.key);
   sizes.weights.assign(sizes.sizes.size(), 1.0);
   const std::string allowed = "a list of " + std::to_string(sizes.sizes.size()) +
                               " numbers in (0, 1e9], one per size in traffic.packet_size, or [] for equal weights";
@@ -92,7 +103,7 @@ void read_injection(Config& cfg, VcSyntheticSetup& s) {
 void read_traffic(Config& cfg, VcSyntheticSetup& s) {
   const unsigned nodes = s.network.nodes;
   DestinationPattern& pattern = s.traffic.pattern;
-  const std::string name = cfg.choice("traffic.pattern", pattern_names());
+  const std::string name = pattern_param().read(cfg);
   for (std::size_t i = 0; i < pattern_names().size(); ++i)
     if (pattern_names()[i] == name) pattern.kind = static_cast<PatternKind>(i);
   pattern.nodes = nodes;
@@ -109,11 +120,11 @@ void read_traffic(Config& cfg, VcSyntheticSetup& s) {
 
   if (pattern.kind == PatternKind::kHotspot) {
     pattern.hotspot_fraction = kHotspotFraction.read(cfg);
-    for (auto v : cfg.integer_list("traffic.hotspot_nodes", 0, nodes - 1)) pattern.hotspots.push_back(static_cast<NodeId>(v));
+    for (auto v : cfg.integer_list(kHotspotNodes.key, 0, nodes - 1)) pattern.hotspots.push_back(static_cast<NodeId>(v));
     if (pattern.hotspots.empty()) cfg.fail("traffic.hotspot_nodes", "needs at least one node 0.." + std::to_string(nodes - 1));
   }
   if (pattern.kind == PatternKind::kTrace) {
-    const std::string path = cfg.text("traffic.trace_file");
+    const std::string path = cfg.text(kTraceFile.key);
     if (path.empty()) cfg.fail("traffic.trace_file", "traffic.pattern=trace needs a trace file");
     s.traffic.trace = read_trace(path, nodes, 65536);
     cfg.declare_unused("traffic.injection_rate", "the trace gives the packets");
@@ -267,18 +278,17 @@ class VcExperiment : public OpenLoopExperiment, public vc::ArrivalSink {
 
 std::vector<ParamSpec> vc_synthetic_params() {
   return {
-      {"traffic.pattern", "uniform", join_choices(pattern_names()), "destination pattern"},
+      pattern_param().spec(),
       kInjectionRate.spec(),
-      {"traffic.packet_size", "4", "1..65536, or a list of sizes", "packet length in flits"},
-      {"traffic.packet_size_weights", "[]", "list of weights > 0, one per size (empty: equal)",
-       "probabilities of the sizes in traffic.packet_size", "traffic.packet_size given as a list"},
+      kPacketSize.spec(),
+      kPacketSizeWeights.spec(),
       kSelfTraffic.spec(),
       kInjection.spec(),
       kBurstAlpha.spec(),
       kBurstBeta.spec(),
       kHotspotFraction.spec(),
-      {"traffic.hotspot_nodes", "[0]", "list of nodes 0..N-1", "hotspot: the hotspot nodes", "traffic.pattern=hotspot"},
-      {"traffic.trace_file", "", "a file of 'cycle source destination size' lines", "trace: the trace", "traffic.pattern=trace"},
+      kHotspotNodes.spec(),
+      kTraceFile.spec(),
       kSamplePeriod.spec(),
       kWarmupPeriods.spec(),
       kMaxSamples.spec(),
