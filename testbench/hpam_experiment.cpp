@@ -1,9 +1,7 @@
 #include "testbench/hpam_experiment.hpp"
 
 #include <cmath>
-#include <iomanip>
 #include <memory>
-#include <sstream>
 
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -740,18 +738,27 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   }
 
  public:
-  std::vector<std::string> table_header() const override {
-    return {"machine", "collective", "algorithm", "S", "Q", "submesh", "cycles", "time us", "paper us", "verified"};
-  }
-  std::vector<std::string> table_row() const override {
-    const std::size_t b = best();
-    const auto a = analytic(b);
-    std::ostringstream t, p;
-    t << std::fixed << std::setprecision(1) << trials_[b].cycles() * setup_.cycle_us();
-    if (a) p << std::fixed << std::setprecision(1) << *a;
-    return {topo_.describe(), hpam::to_string(setup_.spec.collective), hpam::to_string(setup_.spec.algorithm),
-            std::to_string(setup_.spec.piece_bytes), std::to_string(setup_.q), shape_text(b),
-            std::to_string(trials_[b].cycles()), t.str(), a ? p.str() : "-", problem().empty() ? "yes" : "NO"};
+  // The table reads the reported (best) trial from the results: cycles and
+  // time from `result`, the paper's time from `result.expected`.
+  std::vector<Column> columns() const override {
+    return {Column::text("machine", topo_.describe()),
+            Column::text("collective", hpam::to_string(setup_.spec.collective)),
+            Column::text("algorithm", hpam::to_string(setup_.spec.algorithm)),
+            Column::text("S", std::to_string(setup_.spec.piece_bytes)),
+            Column::text("Q", std::to_string(setup_.q)),
+            {"submesh",
+             [](const nlohmann::ordered_json& j) {
+               const auto& s = j.at("result").at("submesh");
+               return std::to_string(s.at(0).get<unsigned>()) + "x" + std::to_string(s.at(1).get<unsigned>());
+             }},
+            Column::integer("cycles", "/result/cycles"),
+            Column::fixed("time us", "/result/time_us", 1),
+            {"paper us",
+             [](const nlohmann::ordered_json& j) {
+               const auto& a = j.at("result").at("expected").at("analytic_us");
+               return a.is_null() ? std::string("-") : Column::format_fixed(a.get<double>(), 1);
+             }},
+            Column::yes_no("verified", "/result/verified")};
   }
 
  private:
