@@ -77,6 +77,7 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   nlohmann::ordered_json trials_json() const;
   nlohmann::ordered_json replication_json() const;
   nlohmann::ordered_json combining_json() const;
+  nlohmann::ordered_json failed_links_json() const;
 
   const HpamSetup setup_;  // a copy: the setup may go before the experiment
   std::uint64_t seed_;

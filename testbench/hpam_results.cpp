@@ -156,6 +156,7 @@ void HpamExperiment::write_sections(nlohmann::ordered_json& out) const {
     std::vector<std::string> names;
     for (const auto& l : setup_.failed_links) names.push_back(l.name);
     out["faults"] = {{"failed_links", names}};
+    out["failed_links"] = failed_links_json();
   }
 }
 
@@ -205,6 +206,22 @@ nlohmann::ordered_json HpamExperiment::combining_json() const {
   }
   return {{"messages_in", cin}, {"messages_out", cout}, {"flits_in", fin}, {"flits_out", fout},
           {"max_stored_flits", stored}};
+}
+
+// Each failed link and the packets (messages, and acknowledgements of
+// synchronous sends) the hardware asked of it. Every link that
+// network.failed_links can name is a link of the shared VC network: an
+// injection link (the VcNic counts the packets its processor handed over) or
+// a router's output (the VcRouter counts the heads routed to it). The
+// replication hardware's own links cannot be failed (HpamTopology::parse_link).
+nlohmann::ordered_json HpamExperiment::failed_links_json() const {
+  nlohmann::ordered_json links = nlohmann::ordered_json::array();
+  for (const auto& l : setup_.failed_links) {
+    const std::uint64_t requests =
+        l.injection ? network_.failed_injection_requests(l.node) : network_.failed_output_requests(l.router, l.port);
+    links.push_back(failed_link_json(l.name, requests, "packets"));
+  }
+  return links;
 }
 
 // The table reads the reported (best) trial from the results: cycles and time
