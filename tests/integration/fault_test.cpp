@@ -241,6 +241,92 @@ TEST(Faults, HpamLinkNoMessageCrossesLeavesTheRunVerified) {
   EXPECT_EQ(j["faults"]["failed_links"][0], "l2_r3_3.north");
 }
 
+// The `failed_links` section: per failed link, the packets the hardware
+// asked of it, worked out here from the routes and the NIC alone.
+namespace {
+void expect_failed_links(const nlohmann::json& j, const std::vector<std::string>& links, const char* status) {
+  ASSERT_EQ(j["failed_links"].size(), links.size()) << j.dump();
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const auto& l = j["failed_links"][i];
+    EXPECT_EQ(l["link"], links[i]) << l;
+    EXPECT_EQ(l["unit"], "packets") << l;
+    EXPECT_EQ(l["status"], status) << l;
+    EXPECT_EQ(l["requests"].get<std::uint64_t>() == 0, std::string(status) == "unused") << l;
+  }
+}
+}  // namespace
+
+TEST(Faults, HpamFailedLinksNothingNeedsReportUnused) {
+  // The broadcast from level 1's only processor goes down its column and then
+  // south (X-Y routes from level 1): no level-2 north or up link carries
+  // anything (eager sends: no acknowledgements come back), and in the brute
+  // force no level-2 processor sends (nic5 is processor (1,0)_2).
+  const std::string brute = kHpam + " --set traffic.algorithm=brute_force";
+  const auto healthy = run_json(brute, 0);
+  const std::vector<std::string> links = {"l2_r3_3.north", "l2_r0_2.up", "nic5.up"};
+  const auto j = run_json(brute + " --set 'network.failed_links=[l2_r3_3.north, l2_r0_2.up, nic5.up]'", 0);
+  EXPECT_EQ(j["result"]["verified"], true);
+  EXPECT_EQ(j["result"]["cycles"], healthy["result"]["cycles"]);
+  expect_failed_links(j, links, "unused");
+  // With the replication hardware the multicast broadcast goes down through
+  // the level-1 router's replicate port and its replicator, never through its
+  // four down links.
+  const std::string multicast =
+      kHpam + " --set network.replication=true --set traffic.algorithm=multicast --set 'traffic.submesh=[2,1]'";
+  const auto multicast_healthy = run_json(multicast, 0);
+  const std::vector<std::string> down = {"l1_r0_0.down0", "l1_r0_0.down1", "l1_r0_0.down2", "l1_r0_0.down3"};
+  const auto m = run_json(multicast + " --set 'network.failed_links=[l1_r0_0.down0, l1_r0_0.down1, l1_r0_0.down2, "
+                                      "l1_r0_0.down3]'", 0);
+  EXPECT_EQ(m["result"]["verified"], true);
+  EXPECT_EQ(m["result"]["cycles"], multicast_healthy["result"]["cycles"]);
+  expect_failed_links(m, down, "unused");
+}
+
+TEST(Faults, HpamFailedLinksTrafficNeedsCountWhatHadToCrossThem) {
+  // The source's injection link under the brute force: its processor hands
+  // all 16 messages (one per level-2 processor) to its uni-port NIC, which
+  // gives the network one at a time, the next once this one's tail has left.
+  // The first never leaves, so exactly one packet asked for the link and the
+  // other 15 still wait in the NIC's send queue.
+  const auto source = run_json(kHpam + " --set traffic.algorithm=brute_force --set 'network.failed_links=[nic0.up]'", 1);
+  EXPECT_EQ(source["result"]["verified"], false);
+  expect_failed_links(source, {"nic0.up"}, "needed");
+  const auto messages = source["result"]["messages"].get<std::uint64_t>();
+  EXPECT_EQ(messages, 16u);
+  EXPECT_EQ(source["failed_links"][0]["requests"], 1);
+  std::uint64_t queued = 0;
+  for (const auto& h : source["result"]["held"])
+    if (h["location"].get<std::string>().find("pnic0 send queue") != std::string::npos) queued += h["packets"].get<std::uint64_t>();
+  EXPECT_EQ(source["failed_links"][0]["requests"].get<std::uint64_t>() + queued, messages) << source["result"].dump();
+
+  // A brute-force gather to level 1's only processor: every level-2
+  // processor sends one message up. Its X-Y route goes north up its own
+  // column (every column lies below the sink, so no X) and across that
+  // column's top-row up link, so each up link is crossed by exactly its
+  // column's four messages, and the four links by all 16. Three of them
+  // enter the top-row router from the south: with router.vcs=4 each finds a
+  // VC of its own, none waits behind another's blocked head, and every head
+  // reaches the failed link.
+  const std::vector<std::string> up = {"l2_r0_0.up", "l2_r0_1.up", "l2_r0_2.up", "l2_r0_3.up"};
+  const auto gather = run_json(kHpam + " --set traffic.collective=gather --set traffic.algorithm=brute_force "
+                                       "--set router.vcs=4 --set 'network.failed_links=[l2_r0_0.up, l2_r0_1.up, "
+                                       "l2_r0_2.up, l2_r0_3.up]'", 1);
+  EXPECT_EQ(gather["result"]["status"], "stalled");
+  expect_failed_links(gather, up, "needed");
+  std::uint64_t asked = 0;
+  for (const auto& l : gather["failed_links"]) {
+    EXPECT_EQ(l["requests"], 4) << l;
+    asked += l["requests"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(asked, gather["result"]["messages"].get<std::uint64_t>());
+  // With the default two VCs only two of the three from the south find one;
+  // the third waits a router below and never asks: a lower bound, 1 + 2.
+  const auto two = run_json(kHpam + " --set traffic.collective=gather --set traffic.algorithm=brute_force "
+                                    "--set 'network.failed_links=[l2_r0_0.up, l2_r0_1.up, l2_r0_2.up, l2_r0_3.up]'", 1);
+  expect_failed_links(two, up, "needed");
+  for (const auto& l : two["failed_links"]) EXPECT_EQ(l["requests"], 3) << l;
+}
+
 TEST(Faults, HpamBadLinkNamesExitTwoWithOneLine) {
   for (const char* bad : {"l1_r0_0.east", "l1_r0_0.up", "l2_r0_0.north", "l2_r4_0.local", "l3_r0_0.local", "l0_r0_0.local",
                           "l2_r3_0.down0", "l2_r01_0.south", "l2_r+1_0.south", "nic17.up", "nic01.up", "r0_0.x+",
