@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <memory>
-#include <sstream>
 
 #include "models/fat_tree.hpp"
 #include "models/ledger.hpp"
@@ -217,24 +216,33 @@ class FatTreePacketExperiment : public CollectiveExperiment {
     }
   }
 
-  std::vector<std::string> table_header() const override {
-    return {"collective", "network", "steps", "paper", "lower bound", "max queue up/down by level", "verified"};
-  }
-
-  std::vector<std::string> table_row() const override {
-    std::ostringstream q;
-    for (const auto& s : network_.level_stats(completion())) {
-      if (s.level > 1) q << ' ';
-      q << (s.level == shape_.height() ? std::string("-") : std::to_string(s.max_queue_up)) << '/' << s.max_queue_down;
-    }
-    const bool ok = problem().empty();
-    return {collective_label(),
-            network_label(),
-            std::to_string(completion()),
-            plan_.paper ? std::to_string(*plan_.paper) : "-",
-            std::to_string(plan_.lower_bound),
-            q.str(),
-            ok ? "yes" : "NO"};
+  std::vector<Column> columns() const override {
+    using Json = nlohmann::ordered_json;
+    return {Column::text("collective", collective_label()),
+            Column::text("network", network_label()),
+            Column::integer("steps", "/result/cycles"),
+            {"paper",
+             [](const Json& j) {
+               const Json& paper = j.at("result").at("expected").at("paper");
+               return paper.is_null() ? std::string("-") : std::to_string(paper.get<std::uint64_t>());
+             }},
+            Column::integer("lower bound", "/result/expected/lower_bound"),
+            // Per level l: the largest up and down output queue of its
+            // routers ("-" up at the root, which has no up port).
+            {"max queue up/down by level",
+             [](const Json& j) {
+               const Json& levels = j.at("levels");
+               std::string cell;
+               for (std::size_t i = 0; i < levels.size(); ++i) {
+                 const Json& l = levels[i];
+                 const bool root = i + 1 == levels.size();
+                 if (i > 0) cell += ' ';
+                 cell += root ? std::string("-") : std::to_string(l.at("max_queue_up").get<std::uint64_t>());
+                 cell += "/" + std::to_string(l.at("max_queue_down").get<std::uint64_t>());
+               }
+               return cell;
+             }},
+            Column::yes_no("verified", "/result/verified")};
   }
 
  private:
