@@ -55,7 +55,7 @@ struct FatTreeSetup : ExperimentSetup {
   std::vector<unsigned> capacities;
   std::string capacity_label;
   unsigned link_latency = 1;
-  std::vector<std::string> failed_links;
+  std::vector<FatTreeLinkAddress> failed_links;  // parsed once (models/link_address.hpp)
   EjectionSwap swap;
   fattree::CollectiveOptions collective;
 
@@ -97,7 +97,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
       cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
                "' is not a channel of this tree (nic<k>.up, r<l>_<j>.up|down0|down1)");
     }
-    setup->failed_links.push_back(address->name());
+    setup->failed_links.push_back(*address);
   }
   setup->swap = parse_swap_ejection(cfg, n);
 
@@ -133,8 +133,8 @@ class FatTreePacketExperiment : public CollectiveExperiment {
         plan_(fattree::plan_collective(shape_, setup.collective)) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
     for (const auto& link : setup.failed_links) {
-      Channel* c = network_.channel(link);
-      if (c == nullptr) throw std::logic_error("fat tree has no channel " + link);  // parse and build disagree
+      Channel* c = network_.channel(link.name());
+      if (c == nullptr) throw std::logic_error("fat tree has no channel " + link.name());  // parse and build disagree
       c->set_failed(true);
     }
     const std::uint64_t content_key = mix64(ctx.seed, 0x1c5e);
@@ -214,6 +214,11 @@ class FatTreePacketExperiment : public CollectiveExperiment {
       }
       out["schedule"] = {{"name", fattree::to_string(setup_.collective.schedule)}, {"phases", phases}};
     }
+    if (setup_.failed_links.empty()) return;
+    nlohmann::ordered_json failed = nlohmann::ordered_json::array();
+    for (const auto& link : setup_.failed_links)
+      failed.push_back(failed_link_json(link.name(), network_.failed_link_requests(link), "packets"));
+    out["failed_links"] = failed;
   }
 
   std::vector<Column> columns() const override {

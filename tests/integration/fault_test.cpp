@@ -30,6 +30,43 @@ TEST(Faults, PacketFatTreeStallIsNamedAndComparesWithNoPaperValue) {
   EXPECT_NE(j["result"]["problem"].get<std::string>().find("nic3"), std::string::npos);
 }
 
+// Packet fat tree (16 leaves, CBFT): each failed channel reports the packets
+// the block driving it routed to it (a router's output, a NIC's link up).
+TEST(Faults, PacketFatTreeFailedChannelsReportThePacketsRoutedToThem) {
+  const std::string tree = "run /dev/null --set network.type=fattree_packet --set network.leaves=16";
+  // A broadcast from leaf 0 climbs from r1_0 to the root and comes down every
+  // other branch: nothing ever goes up from r1_3 (leaves 6 and 7), and leaf 5
+  // sends nothing. The run is verified and both cuts say they were not tested.
+  const auto unused = run_json(tree + " --set traffic.collective=broadcast --set 'network.failed_links=[r1_3.up, nic5.up]'", 0);
+  EXPECT_EQ(unused["result"]["verified"], true);
+  ASSERT_EQ(unused["failed_links"].size(), 2u) << unused.dump();
+  EXPECT_EQ(unused["failed_links"][0]["link"], "r1_3.up");
+  EXPECT_EQ(unused["failed_links"][1]["link"], "nic5.up");
+  for (const auto& l : unused["failed_links"]) {
+    EXPECT_EQ(l["requests"], 0) << l;
+    EXPECT_EQ(l["status"], "unused") << l;
+    EXPECT_EQ(l["unit"], "packets") << l;
+  }
+  // A multinode broadcast: every leaf broadcasts one packet. r2_1.down0 leads
+  // to r1_2 (leaves 4 and 5); the packets of the 14 other leaves reach r2_1
+  // from its up port or from r1_3 and are routed down it, while 4's and 5's
+  // come up through it and turn at r1_2. Output queues are unbounded, so all
+  // 14 get there although the cut stalls the run.
+  const auto needed =
+      run_json(tree + " --set traffic.collective=multinode_broadcast --set 'network.failed_links=[r2_1.down0]'", 1);
+  EXPECT_EQ(needed["result"]["verified"], false);
+  ASSERT_EQ(needed["failed_links"].size(), 1u) << needed.dump();
+  const auto& cut = needed["failed_links"][0];
+  EXPECT_EQ(cut["status"], "needed");
+  EXPECT_EQ(cut["requests"], 14);
+  // Independently: each of those packets misses both leaves 4 and 5, and the
+  // stall report finds them all held at the cut.
+  const auto& m = needed["result"]["messages"];
+  EXPECT_EQ(m["deliveries_expected"].get<std::uint64_t>() - m["delivered"].get<std::uint64_t>(),
+            2 * cut["requests"].get<std::uint64_t>());
+  EXPECT_EQ(needed["result"]["held"][0]["packets"], cut["requests"]) << needed["result"]["held"];
+}
+
 TEST(Faults, TorusStallIsNamedAndHasNoDifferenceFromThePaper) {
   const auto j = run_json("run " + kScenarios + "torus_global_3d.yaml --set 'network.failed_links=[0.x+]'", 1);
   EXPECT_NE(j["result"]["status"], "completed");
