@@ -216,19 +216,16 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
                      {"last_acknowledge_clock", ack}};
   }
 
-  std::vector<std::string> table_header() const override {
-    return {"network", "traffic", "messages", "lambda(FT,M)", "delivery cycles", "cycles", "lost", "verified"};
-  }
-
-  std::vector<std::string> table_row() const override {
-    return {"bit-serial " + setup_.capacity_label + " n=" + std::to_string(shape_.leaves()),
-            setup_.traffic_label,
-            std::to_string(messages_.size()),
-            format_number(load_.value()),
-            std::to_string(delivery_cycles()),
-            std::to_string(completion()),
-            std::to_string(ledger_.lost),
-            problem().empty() ? "yes" : "NO"};
+  std::vector<Column> columns() const override {
+    return {Column::text("network", "bit-serial " + setup_.capacity_label + " n=" + std::to_string(shape_.leaves())),
+            Column::text("traffic", setup_.traffic_label),
+            Column::integer("messages", "/result/messages/message_set"),
+            {"lambda(FT,M)",
+             [](const nlohmann::ordered_json& j) { return format_number(j.at("result").at("load_factor").get<double>()); }},
+            Column::integer("delivery cycles", "/result/delivery_cycles"),
+            Column::integer("cycles", "/result/cycles"),
+            Column::integer("lost", "/result/messages/lost"),
+            Column::yes_no("verified", "/result/verified")};
   }
 
  private:
