@@ -183,6 +183,7 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
       }
       out["faults"] = {{"failed_links", setup_.failed_links}, {"stuck_bits", stuck}};
     }
+    write_failed_links(out);
     nlohmann::ordered_json per_dc = nlohmann::ordered_json::array();
     for (const auto& c : network_.delivery_cycle_counts())
       per_dc.push_back({{"sent", c.sent}, {"delivered", c.delivered}, {"lost", c.lost}});
@@ -214,6 +215,19 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
                      {"message_bits", bitserial::BitSerialNic::message_bits(shape_.height())},
                      {"last_message_bit_clock", arrival},
                      {"last_acknowledge_clock", ack}};
+  }
+
+  // Each cut channel and what the block driving it asked of it: streams
+  // whose routing bit chose it (or a NIC started on it), acknowledges for a
+  // cut acknowledge wire.
+  void write_failed_links(nlohmann::ordered_json& out) const {
+    if (setup_.failed_links.empty()) return;
+    nlohmann::ordered_json failed = nlohmann::ordered_json::array();
+    for (const auto& link : setup_.failed_links) {
+      const bool ack = link.size() > 4 && link.compare(link.size() - 4, 4, ".ack") == 0;
+      failed.push_back(failed_link_json(link, network_.failed_link_requests(link), ack ? "acknowledges" : "streams"));
+    }
+    out["failed_links"] = failed;
   }
 
   std::vector<Column> columns() const override {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/sim_helpers.hpp"
@@ -167,6 +168,59 @@ TEST(Faults, BitSerialStuckAtOneAboveLevelOneSteersAStreamOutOfTheRoot) {
   EXPECT_EQ(j["result"]["verified"], false);
   const std::string problem = j["result"]["problem"].get<std::string>();
   EXPECT_NE(problem.find("steered to a port that does not exist"), std::string::npos) << problem;
+}
+
+// Each cut channel reports what the block driving it asked of it: streams a
+// switch routed to it (or a NIC started on it), acknowledges for a cut
+// acknowledge wire. Processor 0 sends one message to processor 1: up nic0.up,
+// turned by s1_0 down s1_0.down1; processor 1 acknowledges on
+// s1_0.down1.ack, and s1_0 passes it on along nic0.up.ack.
+TEST(Faults, BitSerialFailedChannelsReportWhatWasAskedOfThem) {
+  const std::string pair = kBitSerial16 + " --set traffic.pattern=pairs --set 'traffic.pairs=[[0,1]]'";
+  // Nothing else moves: the cuts elsewhere are never asked for, and the run is verified.
+  const auto unused = run_json(pair + " --set 'network.failed_links=[nic2.up, s1_1.down0, s1_0.up, s1_0.down0.ack]'", 0);
+  EXPECT_EQ(unused["result"]["verified"], true);
+  ASSERT_EQ(unused["failed_links"].size(), 4u) << unused.dump();
+  for (const auto& l : unused["failed_links"]) {
+    EXPECT_EQ(l["requests"], 0) << l;
+    EXPECT_EQ(l["status"], "unused") << l;
+  }
+  EXPECT_EQ(unused["failed_links"][0]["unit"], "streams");
+  EXPECT_EQ(unused["failed_links"][3]["unit"], "acknowledges");
+  // faults.failed_links keeps listing the names.
+  EXPECT_EQ(unused["faults"]["failed_links"][2], "s1_0.up");
+
+  // With a cut channel on the route, processor 0 retries its message in every
+  // delivery cycle until the watchdog stops the run (mid-way through a
+  // delivery cycle of 109 clocks: after its stream was routed at clock 3 and
+  // vanished at clock 15, before a message could arrive near clock 100).
+  const std::string cut = pair + " --set run.watchdog_cycles=2000 --set 'network.failed_links=[";
+  auto vanished = [](const nlohmann::json& j, const std::string& wire) {  // the channel's own count
+    const std::string problem = j["result"]["problem"].get<std::string>();
+    const std::size_t at = problem.find("vanish on " + wire + " (cut): ");
+    return at == std::string::npos ? -1 : std::stoll(problem.substr(problem.find(": ", at) + 2));
+  };
+  for (const char* wire : {"s1_0.down1", "nic0.up"}) {
+    SCOPED_TRACE(wire);
+    // Every stream processor 0 sends wants the wire: s1_0 routes each one to
+    // s1_0.down1; nic0 starts each one on nic0.up.
+    const auto j = run_json(cut + wire + "]'", 1);
+    const auto& l = j["failed_links"][0];
+    EXPECT_EQ(l["status"], "needed");
+    EXPECT_EQ(l["unit"], "streams");
+    EXPECT_GT(l["requests"].get<int>(), 1);
+    EXPECT_EQ(l["requests"], j["result"]["messages"]["sent"]);
+    EXPECT_EQ(l["requests"].get<long long>(), vanished(j, wire));
+  }
+  // A cut acknowledge wire: every stream arrives and is acknowledged, and s1_0
+  // has each acknowledge to send back on nic0.up.ack.
+  const auto ack = run_json(cut + "nic0.up.ack]'", 1);
+  const auto& l = ack["failed_links"][0];
+  EXPECT_EQ(l["status"], "needed");
+  EXPECT_EQ(l["unit"], "acknowledges");
+  EXPECT_GT(l["requests"].get<int>(), 1);
+  EXPECT_EQ(l["requests"], ack["result"]["messages"]["delivered"]);
+  EXPECT_EQ(l["requests"].get<long long>(), vanished(ack, "nic0.up.ack"));
 }
 
 TEST(Faults, BitSerialStuckBitNamesAreChecked) {
