@@ -251,36 +251,49 @@ class IbtExperiment : public CollectiveExperiment {
     }
   }
 
-  std::vector<std::string> table_header() const override {
-    return {"network", "collective", "source", "k", "steps", "paper", "diameter", "avg distance", "max queue", "verified"};
-  }
-
-  std::vector<std::string> table_row() const override {
-    std::ostringstream avg;
-    avg << std::fixed << std::setprecision(4) << metrics_.average;
-    const bool ok = problem().empty();
-    if (setup_.collective == IbtCollective::kNone) {
-      return {topo_.label(), "none", "-", "-", "-", "-", std::to_string(metrics_.diameter), avg.str(), "-",
-              ok ? "yes" : "NO"};
+  std::vector<Column> columns() const override {
+    using Json = nlohmann::ordered_json;
+    std::vector<Column> c{Column::text("network", topo_.label())};
+    const bool none = setup_.collective == IbtCollective::kNone;
+    if (none) {
+      c.push_back(Column::text("collective", "none"));
+      for (const char* h : {"source", "k", "steps", "paper"}) c.push_back(Column::text(h, "-"));
+    } else {
+      // The collective, and with several trials the best one's patterns and split.
+      c.push_back({"collective", [](const Json& j) {
+                     const Json& bc = j.at("broadcast");
+                     std::string cell = bc.at("collective").get<std::string>();
+                     if (bc.at("trials").size() < 2) return cell;
+                     std::vector<unsigned> patterns, split;
+                     for (const Json& colour : bc.at("colours")) {
+                       patterns.push_back(colour.at("pattern").get<unsigned>());
+                       split.push_back(colour.at("packets").get<unsigned>());
+                     }
+                     return cell + " (best of " + std::to_string(bc.at("trials").size()) + ": pn " +
+                            list_text(patterns) + ", split " + list_text(split) + ")";
+                   }});
+      c.push_back(Column::text("source", topo_.coords_text(setup_.base.source)));
+      c.push_back(Column::integer("k", "/broadcast/packets"));
+      c.push_back(Column::integer("steps", "/result/cycles"));
+      c.push_back({"paper", [](const Json& j) {
+                     const Json& paper = j.at("result").at("expected").at("paper");
+                     return paper.is_null() ? std::string("-") : std::to_string(paper.get<std::uint64_t>());
+                   }});
     }
-    const BroadcastTrial& b = best();
-    const auto paper = paper_steps(topo_, b.plan());
-    std::uint32_t max_queue = 0;
-    for (const auto& p : b.network().port_stats()) max_queue = std::max(max_queue, p.max_queue);
-    std::string collective = to_string(b.plan().collective);
-    if (trials_.size() > 1)
-      collective += " (best of " + std::to_string(trials_.size()) + ": pn " + list_text(b.plan().patterns) + ", split " +
-                    list_text(b.plan().split) + ")";
-    return {topo_.label(),
-            collective,
-            topo_.coords_text(b.plan().source),
-            std::to_string(b.plan().packets),
-            std::to_string(b.cycles()),
-            paper ? std::to_string(paper->steps) : "-",
-            std::to_string(metrics_.diameter),
-            avg.str(),
-            std::to_string(max_queue),
-            ok ? "yes" : "NO"};
+    c.push_back(Column::integer("diameter", "/topology/diameter"));
+    c.push_back(Column::fixed("avg distance", "/topology/average_distance", 4));
+    if (none) {
+      c.push_back(Column::text("max queue", "-"));
+    } else {
+      // The most packets any port owed its neighbour (the best trial's).
+      c.push_back({"max queue", [](const Json& j) {
+                     std::uint64_t most = 0;
+                     for (const Json& p : j.at("ports")) most = std::max(most, p.at("max_queue").get<std::uint64_t>());
+                     return std::to_string(most);
+                   }});
+    }
+    c.push_back(Column::yes_no("verified", "/result/verified"));
+    return c;
   }
 
  private:
