@@ -35,7 +35,7 @@ class BroadcastTrial : public sc_core::sc_module {
              engine, network_.router(plan_.source)),
         source_plan_(SimpleReceiptPlan::Kind::kFromOne, topo.nodes(), plan_.source, true),
         pe_("pe", plan_.source, content_key, std::make_unique<ListProgram>(plan_.sends()), source_plan_) {
-    for (const auto& a : setup.failed_links) network_.link(static_cast<NodeId>(a.node), a.port).set_failed(true);
+    for (const auto& a : setup.failed_links) network_.fail_link(static_cast<NodeId>(a.node), a.port);
     tap_.route_all(receipts_);
     pe_.socket.bind(nic_.socket);
     engine.add(pe_);
@@ -185,9 +185,16 @@ class IbtExperiment : public CollectiveExperiment {
   }
 
   void write_sections(nlohmann::ordered_json& out) const override {
-    if (setup_.collective == IbtCollective::kNone) return;
-    const BroadcastTrial& b = best();
-    const IbtBroadcastPlan& plan = b.plan();
+    if (setup_.collective != IbtCollective::kNone) {
+      write_broadcast(out);
+      write_link_activity(out);
+    }
+    write_failed_links(out);
+  }
+
+  // The broadcast the best trial ran, and every trial's outcome.
+  void write_broadcast(nlohmann::ordered_json& out) const {
+    const IbtBroadcastPlan& plan = best().plan();
     nlohmann::ordered_json bc;
     bc["collective"] = to_string(plan.collective);
     bc["algorithm"] = plan.scheme == ibt::ColourScheme::kDirectedTorus ? "directed torus colours (2m arc-disjoint trees)"
@@ -214,7 +221,11 @@ class IbtExperiment : public CollectiveExperiment {
     }
     bc["trials"] = trials;
     out["broadcast"] = bc;
+  }
 
+  // What the best trial's links, ports and routers did.
+  void write_link_activity(nlohmann::ordered_json& out) const {
+    const BroadcastTrial& b = best();
     const ibt::IbtNetwork& net = b.network();
     const auto& torus = net.activity().torus();
     const auto& bypass = net.activity().bypass();
@@ -249,6 +260,19 @@ class IbtExperiment : public CollectiveExperiment {
       out["waveforms"] = {{"traced_routers", traced_.size()}, {"all_routers", traced_.size() == topo_.nodes()},
                           {"limit", kMaxTracedNodes}};
     }
+  }
+
+  // Each failed link and the packets its router owed it in the best trial
+  // (none without a broadcast).
+  void write_failed_links(nlohmann::ordered_json& out) const {
+    if (setup_.failed_links.empty()) return;
+    nlohmann::ordered_json failed = nlohmann::ordered_json::array();
+    for (const auto& a : setup_.failed_links) {
+      const auto node = static_cast<NodeId>(a.node);
+      const std::uint64_t requests = trials_.empty() ? 0 : best().network().failed_link_requests(node, a.port);
+      failed.push_back(failed_link_json(std::to_string(node) + "." + topo_.port_name(a.port), requests, "packets"));
+    }
+    out["failed_links"] = failed;
   }
 
   std::vector<Column> columns() const override {

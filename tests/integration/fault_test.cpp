@@ -75,6 +75,39 @@ TEST(Faults, TorusStallIsNamedAndHasNoDifferenceFromThePaper) {
   EXPECT_TRUE(j["result"]["expected"]["difference"].is_null());
 }
 
+// Torus/iBT: a failed link reports the packets its router owed it, i.e. took
+// while the neighbour (as its status showed) did not hold them, on a port the
+// packet's colour may use. A line broadcast of k = 32 packets along x from
+// node 0 = (0,0) in Torus(8^2) (node 1 = (1,0), node 9 = (1,1)).
+TEST(Faults, TorusFailedLinkReportsThePacketsItsRouterOwedIt) {
+  const std::string line = "run /dev/null --set network.type=torus --set network.n=8 --set network.d=2"
+                           " --set traffic.collective=line_broadcast --set traffic.packets=32";
+  // The line's colour uses only x ports, so node 0 never wants 0.y+; node 9 is
+  // off the line and gets nothing; node 1 may send back along x-, but every
+  // packet it gets comes from node 0, which holds it already. The run is verified.
+  const auto unused = run_json(line + " --set 'network.failed_links=[0.y+, 1.x-, 9.x+]'", 0);
+  EXPECT_EQ(unused["result"]["verified"], true);
+  ASSERT_EQ(unused["failed_links"].size(), 3u) << unused.dump();
+  EXPECT_EQ(unused["failed_links"][1]["link"], "1.x-");
+  for (const auto& l : unused["failed_links"]) {
+    EXPECT_EQ(l["requests"], 0) << l;
+    EXPECT_EQ(l["status"], "unused") << l;
+    EXPECT_EQ(l["unit"], "packets") << l;
+  }
+  // Cut 0.x+: the source owes node 1 each of its k packets when it takes it
+  // (node 1 can get a packet only after node 0 has sent it the other way
+  // round the ring), so requests = k exactly; the ring carries them round to
+  // node 1 and the run completes verified, later than without the fault.
+  const auto healthy = run_json(line, 0);
+  const auto needed = run_json(line + " --set 'network.failed_links=[0.x+]'", 0);
+  EXPECT_EQ(needed["result"]["verified"], true);
+  EXPECT_GT(needed["result"]["cycles"].get<int>(), healthy["result"]["cycles"].get<int>());
+  ASSERT_EQ(needed["failed_links"].size(), 1u) << needed.dump();
+  EXPECT_EQ(needed["failed_links"][0]["status"], "needed");
+  EXPECT_EQ(needed["failed_links"][0]["requests"], needed["broadcast"]["packets"]);
+  EXPECT_EQ(needed["failed_links"][0]["requests"], 32);
+}
+
 // Bit-serial trees: a message whose streams vanish on a cut or stuck wire is
 // retried (greedy routing), but a fault-free tree acknowledges at least one
 // stream in every delivery cycle that sends any, so once nothing is
