@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <memory>
-#include <sstream>
 
 #include "models/fat_tree.hpp"
 #include "models/ledger.hpp"
@@ -56,7 +55,7 @@ struct FatTreeSetup : ExperimentSetup {
   std::vector<unsigned> capacities;
   std::string capacity_label;
   unsigned link_latency = 1;
-  std::vector<std::string> failed_links;
+  std::vector<FatTreeLinkAddress> failed_links;  // parsed once (models/link_address.hpp)
   EjectionSwap swap;
   fattree::CollectiveOptions collective;
 
@@ -98,7 +97,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
       cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
                "' is not a channel of this tree (nic<k>.up, r<l>_<j>.up|down0|down1)");
     }
-    setup->failed_links.push_back(address->name());
+    setup->failed_links.push_back(*address);
   }
   setup->swap = parse_swap_ejection(cfg, n);
 
@@ -134,8 +133,8 @@ class FatTreePacketExperiment : public CollectiveExperiment {
         plan_(fattree::plan_collective(shape_, setup.collective)) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
     for (const auto& link : setup.failed_links) {
-      Channel* c = network_.channel(link);
-      if (c == nullptr) throw std::logic_error("fat tree has no channel " + link);  // parse and build disagree
+      Channel* c = network_.channel(link.name());
+      if (c == nullptr) throw std::logic_error("fat tree has no channel " + link.name());  // parse and build disagree
       c->set_failed(true);
     }
     const std::uint64_t content_key = mix64(ctx.seed, 0x1c5e);
@@ -215,26 +214,40 @@ class FatTreePacketExperiment : public CollectiveExperiment {
       }
       out["schedule"] = {{"name", fattree::to_string(setup_.collective.schedule)}, {"phases", phases}};
     }
+    if (setup_.failed_links.empty()) return;
+    nlohmann::ordered_json failed = nlohmann::ordered_json::array();
+    for (const auto& link : setup_.failed_links)
+      failed.push_back(failed_link_json(link.name(), network_.failed_link_requests(link), "packets"));
+    out["failed_links"] = failed;
   }
 
-  std::vector<std::string> table_header() const override {
-    return {"collective", "network", "steps", "paper", "lower bound", "max queue up/down by level", "verified"};
-  }
-
-  std::vector<std::string> table_row() const override {
-    std::ostringstream q;
-    for (const auto& s : network_.level_stats(completion())) {
-      if (s.level > 1) q << ' ';
-      q << (s.level == shape_.height() ? std::string("-") : std::to_string(s.max_queue_up)) << '/' << s.max_queue_down;
-    }
-    const bool ok = problem().empty();
-    return {collective_label(),
-            network_label(),
-            std::to_string(completion()),
-            plan_.paper ? std::to_string(*plan_.paper) : "-",
-            std::to_string(plan_.lower_bound),
-            q.str(),
-            ok ? "yes" : "NO"};
+  std::vector<Column> columns() const override {
+    using Json = nlohmann::ordered_json;
+    return {Column::text("collective", collective_label()),
+            Column::text("network", network_label()),
+            Column::integer("steps", "/result/cycles"),
+            {"paper",
+             [](const Json& j) {
+               const Json& paper = j.at("result").at("expected").at("paper");
+               return paper.is_null() ? std::string("-") : std::to_string(paper.get<std::uint64_t>());
+             }},
+            Column::integer("lower bound", "/result/expected/lower_bound"),
+            // Per level l: the largest up and down output queue of its
+            // routers ("-" up at the root, which has no up port).
+            {"max queue up/down by level",
+             [](const Json& j) {
+               const Json& levels = j.at("levels");
+               std::string cell;
+               for (std::size_t i = 0; i < levels.size(); ++i) {
+                 const Json& l = levels[i];
+                 const bool root = i + 1 == levels.size();
+                 if (i > 0) cell += ' ';
+                 cell += root ? std::string("-") : std::to_string(l.at("max_queue_up").get<std::uint64_t>());
+                 cell += "/" + std::to_string(l.at("max_queue_down").get<std::uint64_t>());
+               }
+               return cell;
+             }},
+            Column::yes_no("verified", "/result/verified")};
   }
 
  private:

@@ -105,6 +105,20 @@ BitChannel* BitSerialFatTree::channel(const std::string& name) {
   return nullptr;
 }
 
+std::uint64_t BitSerialFatTree::failed_link_requests(const std::string& name) const {
+  const std::string full = std::string(this->name()) + "." + name;
+  const BitChannel* channel = nullptr;
+  for (const BitChannel& c : channels_)
+    if (c.name() == full) channel = &c;
+  if (channel == nullptr) return 0;
+  // Only the block that drives a channel counts on it; the others answer 0.
+  std::uint64_t requests = 0;
+  for (const auto& nic : nics_) requests += nic->failed_requests(*channel);
+  for (const auto& level : switches_)
+    for (const auto& s : level) requests += s->failed_requests(*channel);
+  return requests;
+}
+
 BitChannel& BitSerialFatTree::make_channel(const std::string& name, unsigned width) {
   channels_.emplace_back(std::string(this->name()) + "." + name, width, 1);
   return channels_.back();

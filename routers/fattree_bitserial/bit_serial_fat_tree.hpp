@@ -103,6 +103,10 @@ class BitSerialFatTree : public sc_core::sc_module {
   // "nic3.up.p0 (stuck at 0): 12 stream(s)", "s1_1.up.ack (cut): 3
   // acknowledge(s)"; "" if nothing vanished.
   std::string where_streams_vanish() const;
+  // What the failed channel (or acknowledge wire) `name` was asked to carry,
+  // counted by the one block that drives it: streams a switch routed to it or
+  // a NIC started on it, or acknowledges a block had to send back on it.
+  std::uint64_t failed_link_requests(const std::string& name) const;
 
  private:
   BitChannel& make_channel(const std::string& name, unsigned width);

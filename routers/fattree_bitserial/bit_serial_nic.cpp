@@ -127,6 +127,7 @@ void BitSerialNic::transmit(StreamTransmitter& t, unsigned path, Cycle now) {
     t.state = StreamTransmitter::kRouting;
     if (counts_.size() <= t.delivery_cycle) counts_.resize(t.delivery_cycle + 1);
     ++counts_[t.delivery_cycle].sent;
+    if (up_->failed()) ++failed_streams_;
     return;  // nothing on the path in the load clock
   }
   if (t.state == StreamTransmitter::kRouting) {
@@ -174,6 +175,7 @@ void BitSerialNic::receive_bit(unsigned path, bool bit, Cycle now) {
   const auto seq = static_cast<std::uint32_t>(get_bits(r.bits, pos, kSeqBits));
   unsigned char payload[kPayloadBytes];
   for (unsigned i = 0; i < kPayloadBytes; ++i) payload[i] = static_cast<unsigned char>(get_bits(r.bits, pos, 8));
+  if (down_ack_->failed()) ++failed_acks_;
   down_ack_->drive(now, path, true);  // the acknowledge starts back along the stream's path
   ++received_;
   ++ledger_.delivered;

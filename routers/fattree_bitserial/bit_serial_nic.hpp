@@ -103,6 +103,12 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   std::uint64_t truncated_streams() const { return truncated_; }
   std::uint64_t stray_acks() const { return stray_acks_; }
   std::uint64_t received() const { return received_; }
+  // What this NIC asked of `channel`, one it drives, while it was failed:
+  // streams it started up (its up channel), or acknowledges of messages it
+  // received (the reverse wire of its down channel). 0 for any other channel.
+  std::uint64_t failed_requests(const BitChannel& channel) const {
+    return &channel == up_ ? failed_streams_ : &channel == down_ack_ ? failed_acks_ : 0;
+  }
   // Receivers still in the middle of a message (a stream that never finished).
   unsigned partial_receptions() const {
     unsigned n = 0;
@@ -161,6 +167,8 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   std::uint64_t truncated_ = 0;
   std::uint64_t stray_acks_ = 0;
   std::uint64_t received_ = 0;
+  std::uint64_t failed_streams_ = 0;  // streams started while up_ was failed
+  std::uint64_t failed_acks_ = 0;     // acknowledges driven while down_ack_ was failed
   Cycle last_arrival_phase_ = 0;
   Cycle last_ack_phase_ = 0;
 };

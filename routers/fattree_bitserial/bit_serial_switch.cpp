@@ -72,6 +72,7 @@ void BitSerialSwitch::on_bit(unsigned port, unsigned path, bool bit, Cycle now, 
         return;
       }
       p.out_port = static_cast<std::uint8_t>(out);
+      if (out_[out]->failed()) ++failed_streams_[out];
       const bool turning = port != kTrunk && out != kTrunk;
       if (turning && phase < params_.down_decision) {
         p.kind = InputPath::kHeld;
@@ -111,6 +112,7 @@ Cycle BitSerialSwitch::tick(Cycle now) {
         return;
       }
       const PathRef from = c.source(path);
+      if (in_ack_[from.port]->failed()) ++failed_acks_[from.port];
       in_ack_[from.port]->drive(now, from.path, true);
     });
   }
@@ -147,6 +149,14 @@ Cycle BitSerialSwitch::tick(Cycle now) {
   // Held streams keep arriving bits, but the decision clock must not be missed.
   if (!held_.empty() && phase < params_.down_decision) return cursor_.start() + params_.down_decision;
   return kNever;
+}
+
+std::uint64_t BitSerialSwitch::failed_requests(const BitChannel& channel) const {
+  for (unsigned port = 0; port < kPorts; ++port) {
+    if (out_[port] == &channel) return failed_streams_[port];
+    if (in_ack_[port] == &channel) return failed_acks_[port];
+  }
+  return 0;
 }
 
 unsigned BitSerialSwitch::output_source_port(unsigned port, unsigned path, Cycle t) const {

@@ -108,6 +108,10 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   const BitChannel* output(unsigned port) const { return out_[port]; }
   const ConcentratorSwitch& concentrator(unsigned port) const { return *concentrators_[port]; }
   const SwitchStats& stats() const { return stats_; }
+  // What this switch asked of `channel`, one it drives, while it was failed:
+  // streams whose routing bit chose it (an output), or acknowledges to send
+  // back on it (an input's reverse wire). 0 for a channel it does not drive.
+  std::uint64_t failed_requests(const BitChannel& channel) const;
 
   // Setting of an output path after the last evaluated clock: 0 unconnected,
   // else 1 + the input port driving it. For waveforms.
@@ -151,6 +155,8 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   std::vector<PathRef> turned_now_;
   std::uint64_t delivery_cycle_ = ~std::uint64_t{0};
   SwitchStats stats_;
+  std::array<std::uint64_t, kPorts> failed_streams_{};  // per output: streams routed to it while failed
+  std::array<std::uint64_t, kPorts> failed_acks_{};     // per input: acknowledges for its failed reverse wire
   std::vector<TurnRecord>* turn_log_ = nullptr;
 };
 

@@ -71,6 +71,11 @@ Channel* FatTreeNetwork::channel(const std::string& name) {
   return nullptr;
 }
 
+std::uint64_t FatTreeNetwork::failed_link_requests(const FatTreeLinkAddress& link) const {
+  if (link.from == FatTreeLinkAddress::From::kNic) return nics_.at(link.index)->failed_injection_requests();
+  return routers_.at(link.level).at(link.index)->failed_output_requests(link.up ? kUp : kDown0 + link.side);
+}
+
 std::vector<std::string> FatTreeNetwork::channel_names() const {
   std::vector<std::string> names;
   const std::size_t skip = std::string(name()).size() + 1;

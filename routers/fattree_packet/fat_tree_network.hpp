@@ -14,6 +14,7 @@
 #include "models/engine.hpp"
 #include "models/fat_tree.hpp"
 #include "models/ledger.hpp"
+#include "models/link_address.hpp"
 #include "models/packet.hpp"
 #include "models/trace.hpp"
 #include "models/wiring_fault.hpp"
@@ -49,6 +50,10 @@ class FatTreeNetwork : public sc_core::sc_module {
   // leaving that block), or nullptr.
   Channel* channel(const std::string& name);
   std::vector<std::string> channel_names() const;
+  // What a failed channel would have carried, counted by the block that
+  // drives it: packets a router routed to that output, or packets a
+  // processor handed its NIC for the link up.
+  std::uint64_t failed_link_requests(const FatTreeLinkAddress& link) const;
 
   // Per-level statistics over a run of `cycles` steps.
   std::vector<LevelStats> level_stats(Cycle cycles) const;

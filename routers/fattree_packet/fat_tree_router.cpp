@@ -26,6 +26,7 @@ void FatTreeRouter::route(PacketId packet, unsigned in_port, Cycle now) {
       throw std::logic_error(std::string(name()) + ": routed " + describe_packet(pool_[packet]) +
                              " to unconnected port " + port_name(port));
     }
+    if (outputs_[port].channel()->failed()) ++failed_requests_[port];
     outputs_[port].enqueue(first ? packet : pool_.clone(packet), now);
     first = false;
   }

@@ -42,6 +42,9 @@ class FatTreeRouter : public sc_core::sc_module, public Clocked {
   unsigned level() const { return level_; }
   unsigned index() const { return index_; }
   const OutputPort& output(unsigned port) const { return outputs_[port]; }
+  // Packets (broadcast copies included) routed to output `port` while its
+  // channel was failed: what the cut channel would have carried.
+  std::uint64_t failed_output_requests(unsigned port) const { return failed_requests_[port]; }
 
  private:
   void route(PacketId packet, unsigned in_port, Cycle now);
@@ -52,6 +55,7 @@ class FatTreeRouter : public sc_core::sc_module, public Clocked {
   RouteComputation routing_;
   std::array<Channel*, kPorts> inputs_{};
   std::array<OutputPort, kPorts> outputs_;
+  std::array<std::uint64_t, kPorts> failed_requests_{};  // per output: packets routed to it while failed
 };
 
 }  // namespace icn::fattree

@@ -42,6 +42,7 @@ void PacketNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
 
   ++ledger_.injected;
   ledger_.deliveries_expected += broadcast ? params_.broadcast_fanout : 1;
+  if (to_network_->failed()) ++failed_requests_;
   const Cycle now = engine()->now();
   injection_.push(id, now);
   engine()->wake(*this, now);

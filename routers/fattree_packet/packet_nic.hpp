@@ -45,6 +45,9 @@ class PacketNic : public sc_core::sc_module, public Clocked {
   const PacketQueue& injection_queue() const { return injection_; }
   const Channel* to_network() const { return to_network_; }
   std::uint64_t delivered() const { return delivered_; }
+  // Packets the processor handed over while the link to the network was
+  // failed: what the cut link would have carried.
+  std::uint64_t failed_injection_requests() const { return failed_requests_; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -57,6 +60,7 @@ class PacketNic : public sc_core::sc_module, public Clocked {
   DeliverySink* sink_ = nullptr;
   PacketQueue injection_;
   std::uint64_t delivered_ = 0;
+  std::uint64_t failed_requests_ = 0;  // packets accepted while to_network_ was failed
 };
 
 }  // namespace icn

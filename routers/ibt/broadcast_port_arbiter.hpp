@@ -50,6 +50,12 @@ class BroadcastPortArbiter {
     return left != 0;
   }
 
+  // The neighbour holds packet p, as its status shows in cycle t.
+  bool neighbour_holds(Cycle t, unsigned p) const { return test(neighbour_->visible(t), p); }
+  // A packet this port owes its neighbour while its link has failed.
+  void note_failed_request() { ++failed_requests_; }
+  std::uint32_t failed_requests() const { return failed_requests_; }
+
   void mark_sent(unsigned p) {
     set(sent_, p);
     ++transfers_;
@@ -72,6 +78,7 @@ class BroadcastPortArbiter {
   std::uint32_t transfers_ = 0;
   std::uint32_t max_backlog_ = 0;
   std::uint32_t backlog_ = 0;
+  std::uint32_t failed_requests_ = 0;  // packets owed while the link was failed (at most k)
 };
 
 }  // namespace icn::ibt

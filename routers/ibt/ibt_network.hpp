@@ -44,6 +44,17 @@ class IbtNetwork : public sc_core::sc_module {
     return routers_[topology_.neighbour(node, port)]->in_link(port ^ 1u);
   }
 
+  // Fault injection: the link leaving `node` on `port` never transmits, and
+  // its router counts what it owes that link (IbtRouter::fail_output).
+  void fail_link(NodeId node, unsigned port) {
+    link(node, port).set_failed(true);
+    routers_[node]->fail_output(port);
+  }
+  // What the failed link leaving `node` on `port` would have carried.
+  std::uint32_t failed_link_requests(NodeId node, unsigned port) const {
+    return routers_[node]->failed_output_requests(port);
+  }
+
   const LinkActivity& activity() const { return shared_.activity; }
   std::uint64_t duplicates() const { return shared_.duplicates; }
   std::uint64_t transfers() const;  // link transfers over the whole run

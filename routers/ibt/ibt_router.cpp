@@ -85,8 +85,18 @@ void IbtRouter::accept(PacketId id, Cycle now, bool injected) {
   for (unsigned q = 0; q < ports_count_; ++q) {
     if (mask & (1u << q)) ports_[q].out.make_eligible(p.seq);
   }
+  if ((mask & failed_ports_) != 0) note_failed_requests(mask & failed_ports_, p.seq, now);
   if (mask != 0) store_.keep(p.seq, id);
   else shared_.pool.release(id);
+}
+
+// The failed ports among those a new packet may use owe it to every
+// neighbour that does not hold it yet: the packets they would have carried.
+void IbtRouter::note_failed_requests(unsigned ports, unsigned packet, Cycle now) {
+  for (; ports != 0; ports &= ports - 1) {
+    BroadcastPortArbiter& out = ports_[__builtin_ctz(ports)].out;
+    if (out.connected() && !out.neighbour_holds(now, packet)) out.note_failed_request();
+  }
 }
 
 void IbtRouter::inject(PacketId packet, Cycle now) {

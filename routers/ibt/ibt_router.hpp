@@ -126,6 +126,13 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
   const IbtLink& in_link(unsigned port) const { return in_[port]; }
   // Wires output `port`: `out` is the neighbour's input link, `neighbour` its status sideband.
   void connect(unsigned port, IbtLink& out, const HoldingsRegister& neighbour);
+  // Fault injection: output `port`'s link has failed (IbtNetwork::fail_link
+  // cuts the link itself). The router then counts what it owes that link.
+  void fail_output(unsigned port) { failed_ports_ |= static_cast<std::uint16_t>(1u << port); }
+  // Packets this router wanted to send on its failed output `port`: each
+  // packet it took while the neighbour, as its status showed, did not hold
+  // it, on a port its colour may use (what the port owed; at most k).
+  std::uint32_t failed_output_requests(unsigned port) const { return ports_[port].out.failed_requests(); }
 
   const HoldingsRegister& holdings() const { return store_.holdings(); }
   NodeId node() const { return node_; }
@@ -147,6 +154,7 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
   };
 
   void accept(PacketId id, Cycle now, bool injected);
+  void note_failed_requests(unsigned ports, unsigned packet, Cycle now);
   unsigned colour_ports(const Packet& p);
   PortOrder order_for(unsigned port, const Packet& p) const;
   unsigned select(unsigned port, const Word* candidates);
@@ -167,6 +175,7 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
   NodeId source_ = kNoNode;
   std::uint32_t broadcast_key_ = 0;
   NodeOffsets offsets_;
+  std::uint16_t failed_ports_ = 0;  // bit q: output q's link has failed
   std::uint16_t colour_known_ = 0;
   std::uint16_t colour_ports_[16] = {};
 };

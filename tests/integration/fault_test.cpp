@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/sim_helpers.hpp"
@@ -30,11 +31,81 @@ TEST(Faults, PacketFatTreeStallIsNamedAndComparesWithNoPaperValue) {
   EXPECT_NE(j["result"]["problem"].get<std::string>().find("nic3"), std::string::npos);
 }
 
+// Packet fat tree (16 leaves, CBFT): each failed channel reports the packets
+// the block driving it routed to it (a router's output, a NIC's link up).
+TEST(Faults, PacketFatTreeFailedChannelsReportThePacketsRoutedToThem) {
+  const std::string tree = "run /dev/null --set network.type=fattree_packet --set network.leaves=16";
+  // A broadcast from leaf 0 climbs from r1_0 to the root and comes down every
+  // other branch: nothing ever goes up from r1_3 (leaves 6 and 7), and leaf 5
+  // sends nothing. The run is verified and both cuts say they were not tested.
+  const auto unused = run_json(tree + " --set traffic.collective=broadcast --set 'network.failed_links=[r1_3.up, nic5.up]'", 0);
+  EXPECT_EQ(unused["result"]["verified"], true);
+  ASSERT_EQ(unused["failed_links"].size(), 2u) << unused.dump();
+  EXPECT_EQ(unused["failed_links"][0]["link"], "r1_3.up");
+  EXPECT_EQ(unused["failed_links"][1]["link"], "nic5.up");
+  for (const auto& l : unused["failed_links"]) {
+    EXPECT_EQ(l["requests"], 0) << l;
+    EXPECT_EQ(l["status"], "unused") << l;
+    EXPECT_EQ(l["unit"], "packets") << l;
+  }
+  // A multinode broadcast: every leaf broadcasts one packet. r2_1.down0 leads
+  // to r1_2 (leaves 4 and 5); the packets of the 14 other leaves reach r2_1
+  // from its up port or from r1_3 and are routed down it, while 4's and 5's
+  // come up through it and turn at r1_2. Output queues are unbounded, so all
+  // 14 get there although the cut stalls the run.
+  const auto needed =
+      run_json(tree + " --set traffic.collective=multinode_broadcast --set 'network.failed_links=[r2_1.down0]'", 1);
+  EXPECT_EQ(needed["result"]["verified"], false);
+  ASSERT_EQ(needed["failed_links"].size(), 1u) << needed.dump();
+  const auto& cut = needed["failed_links"][0];
+  EXPECT_EQ(cut["status"], "needed");
+  EXPECT_EQ(cut["requests"], 14);
+  // Independently: each of those packets misses both leaves 4 and 5, and the
+  // stall report finds them all held at the cut.
+  const auto& m = needed["result"]["messages"];
+  EXPECT_EQ(m["deliveries_expected"].get<std::uint64_t>() - m["delivered"].get<std::uint64_t>(),
+            2 * cut["requests"].get<std::uint64_t>());
+  EXPECT_EQ(needed["result"]["held"][0]["packets"], cut["requests"]) << needed["result"]["held"];
+}
+
 TEST(Faults, TorusStallIsNamedAndHasNoDifferenceFromThePaper) {
   const auto j = run_json("run " + kScenarios + "torus_global_3d.yaml --set 'network.failed_links=[0.x+]'", 1);
   EXPECT_NE(j["result"]["status"], "completed");
   EXPECT_EQ(j["result"]["verified"], false);
   EXPECT_TRUE(j["result"]["expected"]["difference"].is_null());
+}
+
+// Torus/iBT: a failed link reports the packets its router owed it, i.e. took
+// while the neighbour (as its status showed) did not hold them, on a port the
+// packet's colour may use. A line broadcast of k = 32 packets along x from
+// node 0 = (0,0) in Torus(8^2) (node 1 = (1,0), node 9 = (1,1)).
+TEST(Faults, TorusFailedLinkReportsThePacketsItsRouterOwedIt) {
+  const std::string line = "run /dev/null --set network.type=torus --set network.n=8 --set network.d=2"
+                           " --set traffic.collective=line_broadcast --set traffic.packets=32";
+  // The line's colour uses only x ports, so node 0 never wants 0.y+; node 9 is
+  // off the line and gets nothing; node 1 may send back along x-, but every
+  // packet it gets comes from node 0, which holds it already. The run is verified.
+  const auto unused = run_json(line + " --set 'network.failed_links=[0.y+, 1.x-, 9.x+]'", 0);
+  EXPECT_EQ(unused["result"]["verified"], true);
+  ASSERT_EQ(unused["failed_links"].size(), 3u) << unused.dump();
+  EXPECT_EQ(unused["failed_links"][1]["link"], "1.x-");
+  for (const auto& l : unused["failed_links"]) {
+    EXPECT_EQ(l["requests"], 0) << l;
+    EXPECT_EQ(l["status"], "unused") << l;
+    EXPECT_EQ(l["unit"], "packets") << l;
+  }
+  // Cut 0.x+: the source owes node 1 each of its k packets when it takes it
+  // (node 1 can get a packet only after node 0 has sent it the other way
+  // round the ring), so requests = k exactly; the ring carries them round to
+  // node 1 and the run completes verified, later than without the fault.
+  const auto healthy = run_json(line, 0);
+  const auto needed = run_json(line + " --set 'network.failed_links=[0.x+]'", 0);
+  EXPECT_EQ(needed["result"]["verified"], true);
+  EXPECT_GT(needed["result"]["cycles"].get<int>(), healthy["result"]["cycles"].get<int>());
+  ASSERT_EQ(needed["failed_links"].size(), 1u) << needed.dump();
+  EXPECT_EQ(needed["failed_links"][0]["status"], "needed");
+  EXPECT_EQ(needed["failed_links"][0]["requests"], needed["broadcast"]["packets"]);
+  EXPECT_EQ(needed["failed_links"][0]["requests"], 32);
 }
 
 // Bit-serial trees: a message whose streams vanish on a cut or stuck wire is
@@ -130,6 +201,59 @@ TEST(Faults, BitSerialStuckAtOneAboveLevelOneSteersAStreamOutOfTheRoot) {
   EXPECT_EQ(j["result"]["verified"], false);
   const std::string problem = j["result"]["problem"].get<std::string>();
   EXPECT_NE(problem.find("steered to a port that does not exist"), std::string::npos) << problem;
+}
+
+// Each cut channel reports what the block driving it asked of it: streams a
+// switch routed to it (or a NIC started on it), acknowledges for a cut
+// acknowledge wire. Processor 0 sends one message to processor 1: up nic0.up,
+// turned by s1_0 down s1_0.down1; processor 1 acknowledges on
+// s1_0.down1.ack, and s1_0 passes it on along nic0.up.ack.
+TEST(Faults, BitSerialFailedChannelsReportWhatWasAskedOfThem) {
+  const std::string pair = kBitSerial16 + " --set traffic.pattern=pairs --set 'traffic.pairs=[[0,1]]'";
+  // Nothing else moves: the cuts elsewhere are never asked for, and the run is verified.
+  const auto unused = run_json(pair + " --set 'network.failed_links=[nic2.up, s1_1.down0, s1_0.up, s1_0.down0.ack]'", 0);
+  EXPECT_EQ(unused["result"]["verified"], true);
+  ASSERT_EQ(unused["failed_links"].size(), 4u) << unused.dump();
+  for (const auto& l : unused["failed_links"]) {
+    EXPECT_EQ(l["requests"], 0) << l;
+    EXPECT_EQ(l["status"], "unused") << l;
+  }
+  EXPECT_EQ(unused["failed_links"][0]["unit"], "streams");
+  EXPECT_EQ(unused["failed_links"][3]["unit"], "acknowledges");
+  // faults.failed_links keeps listing the names.
+  EXPECT_EQ(unused["faults"]["failed_links"][2], "s1_0.up");
+
+  // With a cut channel on the route, processor 0 retries its message in every
+  // delivery cycle until the watchdog stops the run (mid-way through a
+  // delivery cycle of 109 clocks: after its stream was routed at clock 3 and
+  // vanished at clock 15, before a message could arrive near clock 100).
+  const std::string cut = pair + " --set run.watchdog_cycles=2000 --set 'network.failed_links=[";
+  auto vanished = [](const nlohmann::json& j, const std::string& wire) {  // the channel's own count
+    const std::string problem = j["result"]["problem"].get<std::string>();
+    const std::size_t at = problem.find("vanish on " + wire + " (cut): ");
+    return at == std::string::npos ? -1 : std::stoll(problem.substr(problem.find(": ", at) + 2));
+  };
+  for (const char* wire : {"s1_0.down1", "nic0.up"}) {
+    SCOPED_TRACE(wire);
+    // Every stream processor 0 sends wants the wire: s1_0 routes each one to
+    // s1_0.down1; nic0 starts each one on nic0.up.
+    const auto j = run_json(cut + wire + "]'", 1);
+    const auto& l = j["failed_links"][0];
+    EXPECT_EQ(l["status"], "needed");
+    EXPECT_EQ(l["unit"], "streams");
+    EXPECT_GT(l["requests"].get<int>(), 1);
+    EXPECT_EQ(l["requests"], j["result"]["messages"]["sent"]);
+    EXPECT_EQ(l["requests"].get<long long>(), vanished(j, wire));
+  }
+  // A cut acknowledge wire: every stream arrives and is acknowledged, and s1_0
+  // has each acknowledge to send back on nic0.up.ack.
+  const auto ack = run_json(cut + "nic0.up.ack]'", 1);
+  const auto& l = ack["failed_links"][0];
+  EXPECT_EQ(l["status"], "needed");
+  EXPECT_EQ(l["unit"], "acknowledges");
+  EXPECT_GT(l["requests"].get<int>(), 1);
+  EXPECT_EQ(l["requests"], ack["result"]["messages"]["delivered"]);
+  EXPECT_EQ(l["requests"].get<long long>(), vanished(ack, "nic0.up.ack"));
 }
 
 TEST(Faults, BitSerialStuckBitNamesAreChecked) {
