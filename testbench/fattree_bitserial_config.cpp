@@ -12,6 +12,7 @@
 #include "routers/fattree_bitserial/bit_serial_fat_tree.hpp"
 #include "routers/fattree_bitserial/load_factor.hpp"
 #include "testbench/fattree_bitserial_setup.hpp"
+#include "testbench/link_names.hpp"
 #ifdef ICNSIM_HAVE_RTL
 #include "routers/fattree_bitserial/rtl_route_stream_generator.hpp"
 #endif
@@ -101,14 +102,10 @@ void read_capacities(Config& cfg, BitSerialSetup& s) {
 void read_failed_links(Config& cfg, BitSerialSetup& s) {
   const YAML::Node failed = kFailedLinks.read(cfg);
   if (!failed.IsSequence()) cfg.fail(kFailedLinks.key, "expected a list of channel names like nic3.up or s2_1.down0.ack");
-  for (const auto& item : failed) {
-    const auto address = item.IsScalar() ? parse_fat_tree_link(item.Scalar(), s.height, true, 's') : std::nullopt;
-    if (!address) {
-      cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
-                                     "' is not a channel of this tree (nic<k>.up, s<l>_<j>.up|down0|down1, optionally + .ack)");
-    }
-    s.failed_links.push_back(address->name());
-  }
+  const auto links = parse_link_names(
+      cfg, kFailedLinks.key, failed, [&](const std::string& name) { return parse_fat_tree_link(name, s.height, true, 's'); },
+      "' is not a channel of this tree (nic<k>.up, s<l>_<j>.up|down0|down1, optionally + .ack)");
+  for (const auto& address : links) s.failed_links.push_back(address.name());
 }
 
 // network.stuck_bits: CHANNEL.p<k>:0|1, each path of a channel at most once.

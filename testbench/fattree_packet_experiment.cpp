@@ -14,6 +14,7 @@
 #include "testbench/family.hpp"
 #include "testbench/fattree_collectives.hpp"
 #include "testbench/processing_element.hpp"
+#include "testbench/link_names.hpp"
 
 namespace icn {
 
@@ -91,14 +92,10 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
 
   const YAML::Node failed = kFailedLinks.read(cfg);
   if (!failed.IsSequence()) cfg.fail(kFailedLinks.key, "expected a list of channel names like nic3.up or r2_1.down0");
-  for (const auto& item : failed) {
-    const auto address = item.IsScalar() ? parse_fat_tree_link(item.Scalar(), setup->height, false) : std::nullopt;
-    if (!address) {
-      cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
-               "' is not a channel of this tree (nic<k>.up, r<l>_<j>.up|down0|down1)");
-    }
-    setup->failed_links.push_back(*address);
-  }
+  setup->failed_links = parse_link_names(
+      cfg, kFailedLinks.key, failed,
+      [&](const std::string& name) { return parse_fat_tree_link(name, setup->height, false); },
+      "' is not a channel of this tree (nic<k>.up, r<l>_<j>.up|down0|down1)");
   setup->swap = parse_swap_ejection(cfg, n);
 
   const std::string name = kCollective.read(cfg);

@@ -17,6 +17,7 @@
 #include "testbench/family.hpp"
 #include "testbench/fractional_embedding.hpp"
 #include "testbench/pipelined_collective.hpp"
+#include "testbench/link_names.hpp"
 
 namespace icn {
 
@@ -88,13 +89,10 @@ void read_network(Config& cfg, CrossbarSetup& s) {
   const std::string form = s.hier ? "pe<x>.in, pe<x>.out (x < P), up<m>.<j>, down<m>.<j> (m < a, j < c)"
                                   : "pe<x>.in, pe<x>.out (x < P)";
   if (!failed.IsSequence()) cfg.fail("network.failed_links", "expected a list of links: " + form);
-  for (const auto& item : failed) {
-    const auto address = item.IsScalar() ? xbar::CrossbarNetwork::parse_link(item.Scalar(), s.shape) : std::nullopt;
-    if (!address)
-      cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
-                                           "' is not a link of this network (" + form + ")");
-    s.failed_links.push_back(*address);
-  }
+  s.failed_links = parse_link_names(
+      cfg, "network.failed_links", failed,
+      [&](const std::string& name) { return xbar::CrossbarNetwork::parse_link(name, s.shape); },
+      "' is not a link of this network (" + form + ")");
   s.swap = parse_swap_ejection(cfg, s.program.processors);
 }
 

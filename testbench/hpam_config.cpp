@@ -8,6 +8,7 @@
 #include "routers/hpam/hpam_nic.hpp"
 #include "routers/hpam/hpam_topology.hpp"
 #include "testbench/hpam_setup.hpp"
+#include "testbench/link_names.hpp"
 
 namespace icn {
 
@@ -169,14 +170,10 @@ void read_failed_links(Config& cfg, HpamSetup& s) {
   if (failed.size() == 0) return;
   const hpam::HpamGeometry geo(s.levels);
   const hpam::HpamTopology topo(geo, s.net.router.vcs, s.replication);
-  for (const YAML::Node& item : failed) {
-    const auto address = item.IsScalar() ? topo.parse_link(item.Scalar()) : std::nullopt;
-    if (!address)
-      cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
-                                     "' is not a link of this network (nic<k>.up, or l<level>_r<row>_<col>.<port> "
-                                     "with port local|east|west|south|north|up|down<b> where a link exists)");
-    s.failed_links.push_back(*address);
-  }
+  s.failed_links = parse_link_names(cfg, kFailedLinks.key, failed,
+                                    [&](const std::string& name) { return topo.parse_link(name); },
+                                    "' is not a link of this network (nic<k>.up, or l<level>_r<row>_<col>.<port> "
+                                    "with port local|east|west|south|north|up|down<b> where a link exists)");
 }
 
 // The machine: its meshes, replication hardware, links, routers and software costs.

@@ -11,6 +11,7 @@
 #include "routers/ibt/ibt_topology.hpp"
 #include "testbench/ibt_broadcast.hpp"
 #include "testbench/ibt_setup.hpp"
+#include "testbench/link_names.hpp"
 
 namespace icn {
 
@@ -112,15 +113,10 @@ void read_shape(Config& cfg, IbtSetup& s) {
 void read_failed_links(Config& cfg, const IbtTopology& topo, IbtSetup& s) {
   const YAML::Node failed = kFailedLinks.read(cfg);
   if (!failed.IsSequence()) cfg.fail(kFailedLinks.key, "expected a list like [5.x+, 12.b-]");
-  for (const auto& item : failed) {
-    const auto address = item.IsScalar() ? parse_link(item.Scalar(), topo) : std::nullopt;
-    if (!address) {
-      cfg.fail(kFailedLinks.key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
-                                     "' is not a link of this network (<node id 0..N-1>.<port " + topo.port_name(0) +
-                                     ".." + topo.port_name(topo.ports() - 1) + ">)");
-    }
-    s.failed_links.push_back(*address);
-  }
+  s.failed_links = parse_link_names(cfg, kFailedLinks.key, failed,
+                                    [&](const std::string& name) { return parse_link(name, topo); },
+                                    "' is not a link of this network (<node id 0..N-1>.<port " + topo.port_name(0) +
+                                        ".." + topo.port_name(topo.ports() - 1) + ">)");
 }
 
 // traffic.source: a node id or d coordinates.

@@ -88,12 +88,6 @@ Placement mesh_placement(const VcCollectiveSetup& s) {
   return p;
 }
 
-// The routers draw their random routing choices from the scenario's seed.
-vc::NetworkParams seeded(vc::NetworkParams p, std::uint64_t seed) {
-  p.router.seed = seed;
-  return p;
-}
-
 class VcCollectiveExperiment : public PipelinedCollectiveExperiment {
  public:
   VcCollectiveExperiment(sc_core::sc_module_name name, const VcCollectiveSetup& setup, const RunContext& ctx)
@@ -103,7 +97,7 @@ class VcCollectiveExperiment : public PipelinedCollectiveExperiment {
             ctx.seed),
         setup_(setup),
         topology_(setup.network.make_topology()),
-        fabric_("fabric", *topology_, seeded(setup.network.net, ctx.seed), engine_, run_.pool) {
+        fabric_("fabric", *topology_, setup.network.seeded(ctx.seed), engine_, run_.pool) {
     engine_.set_in_flight_probe([this] { return run_.pool.live() + reference_.pool.live(); });
     setup.network.fail_links(fabric_.network());
     build_processors(fabric_);

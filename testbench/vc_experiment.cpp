@@ -14,6 +14,7 @@
 #include "testbench/family.hpp"
 #include "testbench/vc_setup.hpp"
 #include "testbench/synthetic_traffic.hpp"
+#include "testbench/link_names.hpp"
 
 namespace icn {
 
@@ -172,16 +173,12 @@ void read_failed_links(Config& cfg, VcNetworkSpec& s) {
   if (failed.size() == 0) return;
   const std::unique_ptr<vc::VcTopology> topo = s.make_topology();
   const vc::VcLinkNames names = link_names(s, *topo);
-  for (const auto& item : failed) {
-    const auto address = item.IsScalar() ? vc::parse_vc_link(item.Scalar(), names) : std::nullopt;
-    if (!address)
-      cfg.fail("network.failed_links", "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
-                                           (s.fattree ? "' is not a link of this network (nic<k>.up, r<l>_<j>.up, "
-                                                        "r<l>_<j>.down0|down1; with several links up<i>, down<s>_<i>)"
-                                                      : "' is not a link of this network (nic<k>.up, or r<coordinates>.<port> "
-                                                        "with port local|x+|x-|y+|y-|z+|z- where a link exists)"));
-    s.failed_links.push_back(*address);
-  }
+  s.failed_links = parse_link_names(cfg, kFailedLinks.key, failed,
+                                    [&](const std::string& name) { return vc::parse_vc_link(name, names); },
+                                    s.fattree ? "' is not a link of this network (nic<k>.up, r<l>_<j>.up, "
+                                                "r<l>_<j>.down0|down1; with several links up<i>, down<s>_<i>)"
+                                              : "' is not a link of this network (nic<k>.up, or r<coordinates>.<port> "
+                                                "with port local|x+|x-|y+|y-|z+|z- where a link exists)");
 }
 
 // network.k and network.n of a mesh or torus (k may be a list of sides with

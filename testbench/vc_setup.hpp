@@ -31,6 +31,13 @@ struct VcNetworkSpec {
   std::vector<vc::VcLinkAddress> failed_links;  // parsed once (routers/vc/vc_link_address.hpp)
 
   bool torus() const { return !fattree && topology == vc::TopologyKind::kTorus; }
+  // The network's parameters, its routers drawing their random routing
+  // choices from the scenario's seed.
+  vc::NetworkParams seeded(std::uint64_t seed) const {
+    vc::NetworkParams p = net;
+    p.router.seed = seed;
+    return p;
+  }
   std::unique_ptr<vc::VcTopology> make_topology() const;
   // Cuts the failed links in a built network.
   void fail_links(vc::VcNetwork& network) const;

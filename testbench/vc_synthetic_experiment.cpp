@@ -149,19 +149,13 @@ OpenLoopWindow read_window(Config& cfg, bool may_block) {
   return w;
 }
 
-// The routers draw their random routing choices from the scenario's seed.
-vc::NetworkParams seeded(vc::NetworkParams p, std::uint64_t seed) {
-  p.router.seed = seed;
-  return p;
-}
-
 class VcExperiment : public OpenLoopExperiment, public vc::ArrivalSink {
  public:
   VcExperiment(sc_core::sc_module_name name, const VcSyntheticSetup& setup, const RunContext& ctx)
       : OpenLoopExperiment(name, ctx.engine, setup.window, setup.network.nodes),
         setup_(setup),
         topo_(setup.network.make_topology()),
-        network_("net", *topo_, seeded(setup.network.net, ctx.seed), engine_, pool_, ledger_) {
+        network_("net", *topo_, setup.network.seeded(ctx.seed), engine_, pool_, ledger_) {
     setup.network.fail_links(network_);
     add_sources(setup_.traffic, ctx.seed, [this](NodeId node, OpenLoopSource& src) {
       src.socket.bind(network_.nic(node).socket);

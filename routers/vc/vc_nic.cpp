@@ -47,7 +47,7 @@ void VcNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
   p.message = static_cast<std::uint32_t>(ledger_.injected);
   ++ledger_.injected;
   ++ledger_.deliveries_expected;
-  ++ledger_injected_here_;
+  ++packets_accepted_;
   queue_.push(id, now);
   queue_.sample();
   engine()->wake(*this, now + 1);  // written into the queue this cycle, readable the next

@@ -67,7 +67,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
   bool injection_failed() const { return injection_failed_; }
   // Packets the processor handed over while the injection link was failed:
   // what it would have carried.
-  std::uint64_t failed_injection_requests() const { return injection_failed_ ? ledger_injected_here_ : 0; }
+  std::uint64_t failed_injection_requests() const { return injection_failed_ ? packets_accepted_ : 0; }
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
@@ -89,7 +89,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
   std::uint32_t group_bits_ = 0;
   StageLog* stages_ = nullptr;
   bool injection_failed_ = false;
-  std::uint64_t ledger_injected_here_ = 0;  // packets this NIC accepted
+  std::uint64_t packets_accepted_ = 0;  // packets this NIC accepted
   FlitLink* inject_ = nullptr;
   CreditLink* inject_credits_ = nullptr;
   FlitLink* eject_ = nullptr;
