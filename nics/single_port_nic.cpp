@@ -92,15 +92,15 @@ Cycle SinglePortNic::tick(Cycle now) {
     p.src = params_.node;
     p.dst = send_.dst;
     p.seq = send_.seq;
-    p.units = params_.units;
+    p.units = params_.packets != 0 && send_.seq == params_.packets - 1 ? params_.last_units : params_.units;
     p.value = send_.value;
     p.head_sent = now;
     ++ledger_.injected;
     ++ledger_.deliveries_expected;
     ++sent_;
-    busy_cycles_ += params_.startup + params_.units;
+    busy_cycles_ += params_.startup + p.units;
     send_.injected = true;
-    check_direction(now, now + params_.units - 1, true);
+    check_direction(now, now + p.units - 1, true);
     fabric_.inject(params_.node, now, id);
     engine_.note_progress();
   }

@@ -116,6 +116,10 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
     // The port whose ejection link this NIC listens on: its own node's unless
     // a wiring fault (network.swap_ejection) crossed two of them.
     NodeId ejection_port = kNoNode;
+    // The message's last packet (number packets - 1) may be shorter: it
+    // carries what is left of the message (traffic.last_packet=short).
+    std::uint32_t last_units = 1;
+    std::uint32_t packets = 0;  // 0: no packet is the last (every one has m units)
   };
 
   tlm_utils::simple_target_socket<SinglePortNic> socket;

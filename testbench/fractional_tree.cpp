@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 
 namespace icn::frac {
@@ -283,12 +284,23 @@ std::uint64_t expected_steps(Algorithm a, std::uint32_t processors, unsigned r, 
   return depth(r, processors) + packets + packets / r - 1;
 }
 
-double model_cost(Algorithm a, std::uint32_t processors, unsigned r, std::uint32_t s, std::uint64_t k, std::uint64_t t) {
+std::uint64_t last_packet_units(LastPacket last, std::uint32_t s, std::uint64_t k) {
   const std::uint64_t units = (k + s - 1) / s;
-  return static_cast<double>(expected_steps(a, processors, r, s)) * static_cast<double>(t + units);
+  if (last == LastPacket::kPadded) return units;
+  const std::uint64_t before = (s - 1) * units;
+  return before < k ? k - before : 0;
 }
 
-Choice paper_choice(std::uint32_t processors, double k, double t) {
+double model_cost(Algorithm a, std::uint32_t processors, unsigned r, std::uint32_t s, std::uint64_t k, std::uint64_t t,
+                  LastPacket last) {
+  const std::uint64_t units = (k + s - 1) / s;
+  const std::uint64_t last_units = last_packet_units(last, s, k);
+  if (last_units == 0) return std::numeric_limits<double>::infinity();
+  return static_cast<double>(expected_steps(a, processors, r, s)) * static_cast<double>(t + units) -
+         static_cast<double>(units - last_units);
+}
+
+Choice paper_choice(std::uint32_t processors, double k, double t, LastPacket last) {
   Choice c;
   const double d_prime = std::max(1.0, std::log2(static_cast<double>(processors)) - 1);
   c.r = static_cast<unsigned>(std::max(1.0, std::round(std::cbrt(k / (d_prime * t)))));
@@ -296,7 +308,7 @@ Choice paper_choice(std::uint32_t processors, double k, double t) {
   const double s = std::sqrt(k * d * c.r / (t * (c.r + 1)));
   c.s = static_cast<std::uint32_t>(std::max(1.0, std::round(s / c.r))) * c.r;
   c.predicted = model_cost(Algorithm::kFractional, processors, c.r, c.s, static_cast<std::uint64_t>(k),
-                           static_cast<std::uint64_t>(t));
+                           static_cast<std::uint64_t>(t), last);
   return c;
 }
 
@@ -307,20 +319,20 @@ Choice better(Choice a, Choice b) { return b.predicted < a.predicted ? b : a; }
 }  // namespace
 
 Choice tune_exhaustive(Algorithm a, std::uint32_t processors, std::uint64_t k, std::uint64_t t, unsigned r_max,
-                       std::uint32_t s_max) {
+                       std::uint32_t s_max, LastPacket last) {
   Choice best;
   best.predicted = 1e300;
   const unsigned r_lo = a == Algorithm::kFractional ? 1 : 1, r_hi = a == Algorithm::kFractional ? r_max : 1;
   for (unsigned r = r_lo; r <= r_hi; ++r) {
     for (std::uint32_t s = r; s <= s_max; s += r) {
-      best = better(best, Choice{r, s, model_cost(a, processors, r, s, k, t)});
+      best = better(best, Choice{r, s, model_cost(a, processors, r, s, k, t, last)});
     }
   }
   return best;
 }
 
 Choice tune_fast(Algorithm a, std::uint32_t processors, std::uint64_t k, std::uint64_t t, unsigned r_max,
-                 std::uint32_t s_max) {
+                 std::uint32_t s_max, LastPacket last) {
   Choice best;
   best.predicted = 1e300;
   const unsigned r_hi = a == Algorithm::kFractional ? r_max : 1;
@@ -328,7 +340,7 @@ Choice tune_fast(Algorithm a, std::uint32_t processors, std::uint64_t k, std::ui
     // Golden-section search over the multiplier q (s = q r), then a small
     // neighbourhood (the cost is unimodal up to the rounding of k/s).
     std::int64_t lo = 1, hi = std::max<std::int64_t>(1, s_max / r);
-    auto cost = [&](std::int64_t q) { return model_cost(a, processors, r, static_cast<std::uint32_t>(q * r), k, t); };
+    auto cost = [&](std::int64_t q) { return model_cost(a, processors, r, static_cast<std::uint32_t>(q * r), k, t, last); };
     while (hi - lo > 4) {
       const std::int64_t m1 = lo + (hi - lo) * 382 / 1000, m2 = lo + (hi - lo) * 618 / 1000;
       if (cost(m1) <= cost(m2)) hi = m2;

@@ -177,6 +177,10 @@ struct Closed {
 // eq. (7) counts one trailing step too many): chain P - 2 + s, trees d + s(1 + 1/r) - 1.
 std::uint64_t expected_steps(Algorithm a, std::uint32_t processors, unsigned r, std::uint32_t packets);
 
+// How a message of k units is cut into s packets: every packet ceil(k/s)
+// units (padded: the last is filled up), or the last one only what is left,
+// k - (s - 1) ceil(k/s) units (short; s must leave it at least one unit).
+enum class LastPacket : std::uint8_t { kPadded, kShort };
 // The paper's closed-form choice: r ~ (k/(d' t))^{1/3} with d' = log P - 1,
 // s = sqrt(k d r / (t (r + 1))) rounded to a multiple of r.
 struct Choice {
@@ -184,14 +188,21 @@ struct Choice {
   std::uint32_t s = 1;
   double predicted = 0;  // (steps)(t + ceil(k/s)): the cost model with whole units
 };
-Choice paper_choice(std::uint32_t processors, double k, double t);
-// Cost of (r, s) in the model the simulated crossbar implements: steps x (t + ceil(k/s)).
-double model_cost(Algorithm a, std::uint32_t processors, unsigned r, std::uint32_t s, std::uint64_t k, std::uint64_t t);
+Choice paper_choice(std::uint32_t processors, double k, double t, LastPacket last = LastPacket::kPadded);
+// Units of the last packet, 0 if s packets of ceil(k/s) units leave none for it.
+std::uint64_t last_packet_units(LastPacket last, std::uint32_t s, std::uint64_t k);
+// Cost of (r, s) in the model the simulated crossbar implements: steps x (t +
+// ceil(k/s)). With a short last packet, the final step carries only the last
+// packet, ceil(k/s) - last units less (exact for the chain; for the trees an
+// estimate: another branch may still be busy with a full packet). Infinite if
+// s leaves no units for a short last packet.
+double model_cost(Algorithm a, std::uint32_t processors, unsigned r, std::uint32_t s, std::uint64_t k, std::uint64_t t,
+                  LastPacket last = LastPacket::kPadded);
 // Exhaustive search over r in 1..r_max, s multiples of r up to s_max.
 Choice tune_exhaustive(Algorithm a, std::uint32_t processors, std::uint64_t k, std::uint64_t t, unsigned r_max,
-                       std::uint32_t s_max);
+                       std::uint32_t s_max, LastPacket last = LastPacket::kPadded);
 // Fast search: for each r, golden-section over s (multiples of r); r over 1..r_max.
 Choice tune_fast(Algorithm a, std::uint32_t processors, std::uint64_t k, std::uint64_t t, unsigned r_max,
-                 std::uint32_t s_max);
+                 std::uint32_t s_max, LastPacket last = LastPacket::kPadded);
 
 }  // namespace icn::frac

@@ -36,6 +36,10 @@ const ChoiceParam kOperator{"traffic.operator", "sum", {"sum", "max", "matrix"},
                             "traffic.collective=reduction"};
 const ChoiceParam kTuning{"traffic.tuning", "exhaustive", {"exhaustive", "fast", "paper"},
                           "how auto chooses r and s (the others are reported beside)", "traffic.packets=auto"};
+const ChoiceParam kLastPacket{
+    "traffic.last_packet", "padded", {"padded", "short"},
+    "every packet carries ceil(k/s) units (padded: the last one filled up), or the last packet carries only what is "
+    "left of k, k - (s - 1) ceil(k/s) units (short)"};
 const ChoiceParam kNicModel{"nic.model", "duplex", {"duplex", "simplex"},
                             "send and receive at once, or one direction per step"};
 const ChoiceParam kSimplexSchedule{
@@ -76,22 +80,24 @@ void read_group_and_packets(Config& cfg, PipelinedProgram& p) {
   const Algorithm a = p.algorithm;
   const unsigned r_max = auto_r ? tune_group_max(logical) : p.r;
   const std::uint32_t s_max = static_cast<std::uint32_t>(std::min<std::uint64_t>(p.k, kTunePacketsMax));
+  const LastPacket last = p.last_packet;
   auto tune = [&](bool exhaustive) {
     if (auto_r)
-      return exhaustive ? tune_exhaustive(a, logical, p.k, p.t, r_max, s_max) : tune_fast(a, logical, p.k, p.t, r_max, s_max);
+      return exhaustive ? tune_exhaustive(a, logical, p.k, p.t, r_max, s_max, last)
+                        : tune_fast(a, logical, p.k, p.t, r_max, s_max, last);
     // r fixed: search s only (multiples of r).
     Choice best;
     best.predicted = 1e300;
     const unsigned r = a == Algorithm::kChain ? 1 : p.r;
     for (std::uint32_t q = r; q <= std::max(s_max, r); q += r) {
-      const double c = model_cost(a, logical, p.r, q, p.k, p.t);
+      const double c = model_cost(a, logical, p.r, q, p.k, p.t, last);
       if (c < best.predicted) best = Choice{p.r, q, c};
     }
     return best;
   };
   p.exhaustive = tune(true);
   p.fast = tune(false);
-  p.paper = paper_choice(logical, static_cast<double>(p.k), static_cast<double>(p.t));
+  p.paper = paper_choice(logical, static_cast<double>(p.k), static_cast<double>(p.t), last);
   const Choice& chosen = p.tuning == "exhaustive" ? p.exhaustive : p.tuning == "fast" ? p.fast : p.paper;
   if (auto_r) p.r = chosen.r;
   p.s = p.tuning == "paper" && !auto_r ? p.exhaustive.s : chosen.s;
@@ -108,8 +114,8 @@ std::uint32_t PipelinedProgram::window() const {
 }
 
 std::vector<ParamSpec> program_traffic_params() {
-  return {kCollective.spec(), kAlgorithm.spec(), kGroup.spec(), kPackets.spec(), kMessageUnits.spec(),
-          kRoot.spec(),       kOperator.spec(),  kTuning.spec()};
+  return {kCollective.spec(), kAlgorithm.spec(), kGroup.spec(),  kPackets.spec(),   kMessageUnits.spec(),
+          kRoot.spec(),       kOperator.spec(),  kTuning.spec(), kLastPacket.spec()};
 }
 
 std::vector<ParamSpec> program_nic_params(bool vc) {
@@ -141,6 +147,7 @@ void read_program(Config& cfg, PipelinedProgram& p, unsigned pipeline, bool vc) 
     const std::string op = kOperator.read(cfg);
     p.op = op == "sum" ? Operator::kSum : op == "max" ? Operator::kMax : Operator::kMatrix;
   }
+  p.last_packet = kLastPacket.read(cfg) == "short" ? LastPacket::kShort : LastPacket::kPadded;
   read_group_and_packets(cfg, p);
   if (p.algorithm == Algorithm::kFractional && p.s % p.r != 0)
     cfg.fail("traffic.packets", std::to_string(p.s) + " is not a multiple of traffic.group r = " + std::to_string(p.r));
@@ -157,6 +164,11 @@ void check_program_limits(Config& cfg, PipelinedProgram& p) {
   if (units > (1u << 30))
     cfg.fail("traffic.message_units", "k/s = " + std::to_string(units) + " units per packet; at most 2^30 (raise traffic.packets)");
   p.units = static_cast<std::uint32_t>(units);
+  p.last_units = static_cast<std::uint32_t>(last_packet_units(p.last_packet, p.s, p.k));
+  if (p.last_units == 0)
+    cfg.fail("traffic.last_packet", "s = " + std::to_string(p.s) + " packets of ceil(k/s) = " +
+                                        std::to_string(units) + " units carry all k = " + std::to_string(p.k) +
+                                        " units before the last; allowed: s with (s - 1) ceil(k/s) < k, or padded");
   if (static_cast<std::uint64_t>(P) * p.window() > (1ull << 26))
     cfg.fail("traffic.group", "P x 2r = " + std::to_string(P * 2 * std::min<std::int64_t>(p.r, p.s)) +
                                   " packets held by the PEs; at most 2^26 (use a smaller r)");
@@ -201,6 +213,8 @@ void ProcessorSet::build(const std::string& prefix, const PipelinedProgram& prog
   SinglePortNic::Params np;
   np.startup = program.t;
   np.units = program.units;
+  np.last_units = program.last_units;
+  np.packets = program.s;
   np.model = program.simplex ? SinglePortNic::Model::kSimplex : SinglePortNic::Model::kDuplex;
   for (NodeId x = 0; x < program.processors; ++x) {
     np.node = x;
@@ -363,6 +377,7 @@ void PipelinedCollectiveExperiment::write_result_fields(nlohmann::ordered_json& 
   r["r"] = program_.r;
   r["s"] = program_.s;
   r["units_per_packet"] = program_.units;
+  r["last_packet_units"] = program_.last_units;
   if (program_.tuned) {
     auto choice = [](const Choice& c) {
       return nlohmann::ordered_json{{"r", c.r}, {"s", c.s}, {"predicted_cycles", c.predicted}};

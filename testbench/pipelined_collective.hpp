@@ -34,7 +34,9 @@ struct PipelinedProgram {
   unsigned r = 1;
   std::uint32_t s = 1;
   std::uint64_t k = 1, t = 2;
-  std::uint32_t units = 1;
+  std::uint32_t units = 1;       // ceil(k/s): every packet's units but the last's
+  std::uint32_t last_units = 1;  // the last packet's: units, or what is left of k (traffic.last_packet=short)
+  frac::LastPacket last_packet = frac::LastPacket::kPadded;
   std::uint32_t root = 0;
   frac::Operator op = frac::Operator::kSum;
   bool simplex = false;

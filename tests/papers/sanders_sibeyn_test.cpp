@@ -142,11 +142,13 @@ std::vector<Op> fig2(const Tree& t, int rank, int r, int s) {
   return lines;
 }
 
-// Synchronous execution of every PU's lines: a transfer happens in the step
-// after both partners finished their previous lines; a line ends with its
-// transfers; a line without any takes no time. Returns the step of the last
-// arrival.
-long interpret(const std::vector<std::vector<Op>>& programs) {
+// Synchronous execution of every PU's lines: a transfer starts when both
+// partners finished their previous lines and takes duration(packet) (one
+// step, or t + the packet's units for cycles); a line ends with its
+// transfers; a line without any takes no time. Returns when the last packet
+// arrives.
+long interpret(const std::vector<std::vector<Op>>& programs,
+               const std::function<long(int)>& duration = [](int) { return 1L; }) {
   const int n = static_cast<int>(programs.size());
   // Match each send with its receive line.
   std::map<std::tuple<int, int, int>, int> recv_line;  // (receiver, sender, packet) -> line
@@ -172,7 +174,7 @@ long interpret(const std::vector<std::vector<Op>>& programs) {
           const int rl = recv_line.at({op.to, x, op.send});
           const long theirs = before(op.to, rl);
           if (theirs < 0) ready = false;
-          else e = std::max(e, std::max(mine, theirs) + 1);
+          else e = std::max(e, std::max(mine, theirs) + duration(op.send));
         }
         if (op.from != kNo) {
           // The sender's line for this packet.
@@ -183,8 +185,8 @@ long interpret(const std::vector<std::vector<Op>>& programs) {
           const long theirs = before(op.from, sl);
           if (theirs < 0) ready = false;
           else {
-            e = std::max(e, std::max(mine, theirs) + 1);
-            last = std::max(last, std::max(mine, theirs) + 1);
+            e = std::max(e, std::max(mine, theirs) + duration(op.recv));
+            last = std::max(last, std::max(mine, theirs) + duration(op.recv));
           }
         }
         if (!ready) break;
@@ -203,6 +205,15 @@ long pseudocode_steps(int processors, int r, int s) {
   std::vector<std::vector<Op>> programs;
   for (int x = 0; x < processors; ++x) programs.push_back(fig2(t, x, r, s));
   return interpret(programs);
+}
+
+// Cycles of the pseudocode when every transfer costs t + its packet's units,
+// the last packet (s - 1) carrying `last_units`, the others `units`.
+long pseudocode_cycles(int processors, int r, int s, long t, long units, long last_units) {
+  const Tree tree = build_tree(processors, r);
+  std::vector<std::vector<Op>> programs;
+  for (int x = 0; x < processors; ++x) programs.push_back(fig2(tree, x, r, s));
+  return interpret(programs, [&](int pkt) { return t + (pkt == s - 1 ? last_units : units); });
 }
 
 std::vector<std::string> crossbar(int p, const std::string& algorithm, int s, std::vector<std::string> more = {}) {
@@ -281,6 +292,73 @@ TEST(SandersSibeyn, StepCountsOnTheCrossbarEqualTheFormulasAndThePseudocode) {
     }
     // The s - 1 + log P bound.
     EXPECT_GE(steps, c.s - 1 + static_cast<long>(std::ceil(std::log2(c.p))));
+  }
+}
+
+// A shorter last packet (traffic.last_packet=short): the last packet carries
+// k - (s - 1) ceil(k/s) units, the others ceil(k/s). Its transfers take t +
+// that many cycles, so the run ends earlier; when exactly is computed here,
+// not by the model: the chain's last step alone is shorter ((P - 2 + s - 1)(t +
+// m) + t + m_last: every earlier step also moves a full packet), and the trees'
+// times come from the pseudocode interpreter with per-packet durations.
+TEST(SandersSibeyn, AShortLastPacketShortensTheTailAsThePseudocodeTimes) {
+  struct Case {
+    int p;
+    std::string algorithm;
+    int r, s;
+    long k;
+  };
+  std::vector<Case> cases;
+  for (int p : {2, 5, 16, 33})
+    for (int s : {3, 7}) {
+      const long k = 11L * s - 4;  // ceil(k/s) = 11, the last packet 7 units
+      cases.push_back({p, "chain", 0, s, k});
+      cases.push_back({p, "binary", 1, s, k});
+    }
+  for (int p : {6, 17, 64})
+    for (int r : {2, 3})
+      for (int q : {1, 3}) cases.push_back({p, "fractional", r, r * q, 9L * r * q - 5});
+  constexpr long t = 5;
+  std::vector<std::vector<std::string>> runs;
+  for (const auto& c : cases)
+    for (const std::string last : {"padded", "short"}) {
+      std::vector<std::string> o{"network.type=crossbar", "network.processors=" + std::to_string(c.p),
+                                 "traffic.algorithm=" + c.algorithm, "traffic.packets=" + std::to_string(c.s),
+                                 "traffic.message_units=" + std::to_string(c.k), "nic.startup=" + std::to_string(t),
+                                 "traffic.last_packet=" + last};
+      if (c.algorithm == "fractional") o.push_back("traffic.group=" + std::to_string(c.r));
+      runs.push_back(o);
+    }
+  // The tuner's cost of a chain with a short last packet is exact: what it
+  // predicts for its choice is what the crossbar takes.
+  runs.push_back({"network.type=crossbar", "network.processors=40", "traffic.algorithm=chain", "traffic.packets=auto",
+                  "traffic.message_units=1000", "nic.startup=" + std::to_string(t), "traffic.last_packet=short"});
+  const auto results = run_scenarios(runs);
+  const auto& tuned = results.back().results["result"];
+  ASSERT_EQ(results.back().problem, "");
+  EXPECT_LT(tuned["last_packet_units"].get<long>(), tuned["units_per_packet"].get<long>());
+  EXPECT_EQ(tuned["cycles"].get<double>(), tuned["tuning"]["exhaustive"]["predicted_cycles"].get<double>());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& c = cases[i];
+    SCOPED_TRACE(c.algorithm + " P=" + std::to_string(c.p) + " s=" + std::to_string(c.s) + " k=" + std::to_string(c.k));
+    const auto& padded = results[2 * i];
+    const auto& shorter = results[2 * i + 1];
+    ASSERT_EQ(padded.problem, "");
+    ASSERT_EQ(shorter.problem, "");
+    const long units = (c.k + c.s - 1) / c.s, last = c.k - (c.s - 1) * units;
+    ASSERT_LT(last, units);  // the cases are chosen so that s does not divide k
+    const auto& res = shorter.results["result"];
+    EXPECT_EQ(res["units_per_packet"], units);
+    EXPECT_EQ(res["last_packet_units"], last);
+    EXPECT_EQ(padded.results["result"]["last_packet_units"], units);
+    EXPECT_EQ(res["messages"]["delivered"], res["messages"]["injected"]);
+    const long full_steps = padded.results["result"]["cycles"].get<long>() / (t + units);
+    if (c.algorithm == "chain") {
+      EXPECT_EQ(res["cycles"].get<long>(), (full_steps - 1) * (t + units) + t + last);
+    } else {
+      EXPECT_EQ(res["cycles"].get<long>(), pseudocode_cycles(c.p, std::max(c.r, 1), c.s, t, units, last));
+    }
+    EXPECT_LT(res["cycles"].get<long>(), padded.results["result"]["cycles"].get<long>());
   }
 }
 
@@ -568,6 +646,10 @@ TEST(SandersSibeyn, BadParametersExitTwoWithOneLine) {
                   "units per packet; at most 2^30");
   expect_rejected(run + "--set traffic.message_units=-5", "traffic.message_units = -5: out of range");
   expect_rejected(run + "--set traffic.root=16", "traffic.root = 16: out of range");
+  // 4 packets of ceil(9/4) = 3 units carry all 9 before the last one.
+  expect_rejected(run + "--set traffic.last_packet=short --set traffic.packets=4 --set traffic.group=2 --set traffic.message_units=9",
+                  "traffic.last_packet = short: s = 4 packets of ceil(k/s) = 3 units carry all k = 9 units before the last");
+  expect_rejected(run + "--set traffic.last_packet=tail", "traffic.last_packet = tail");
   expect_rejected(run + "--set traffic.algorithm=tree", "traffic.algorithm = tree");
   expect_rejected(run + "--set nic.simplex_schedule=direct", "applies only to nic.model=simplex");
   expect_rejected(run + "--set nic.model=simplex --set network.processors=7", "even number of processors");
