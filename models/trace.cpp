@@ -141,7 +141,7 @@ WaveformTracer::WaveformTracer(const std::string& path, const sc_core::sc_time& 
                     : ::open(work_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd_ < 0) throw std::runtime_error("cannot write waveforms to '" + work_ + "': " + std::strerror(errno));
   }
-  vars_.push_back({"cycle", 32});
+  vars_.push_back({"cycle", 32, TraceRow{}});
   probes_.emplace_back([](Cycle t) { return static_cast<std::uint32_t>(t); });
 }
 
@@ -166,10 +166,129 @@ void WaveformTracer::discard() {
   if (!work_.empty() && ::access((work_ + ".hier").c_str(), F_OK) == 0) ::unlink((work_ + ".hier").c_str());
 }
 
-void WaveformTracer::add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe) {
+void WaveformTracer::add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe, TraceRow row) {
   if (declared_) throw std::logic_error("waveform probe '" + name + "' added after the first sample");
-  vars_.push_back({name, bits});
+  vars_.push_back({name, bits, std::move(row)});
   probes_.push_back(std::move(probe));
+}
+
+void WaveformTracer::add_filter(const std::string& name, std::vector<std::pair<std::uint32_t, std::string>> values) {
+  for (const Filter& f : filters_)
+    if (f.name == name) return;  // declared once, however many blocks use it
+  filters_.push_back({name, std::move(values)});
+}
+
+std::string WaveformTracer::save_file_for(const std::string& file) {
+  if (!ends_with(file, ".vcd") && !ends_with(file, ".fst")) return "";  // a device or FIFO
+  return file.substr(0, file.size() - 4) + ".gtkw";
+}
+
+namespace {
+
+std::string filter_file_for(const std::string& save_file, const std::string& filter) {
+  return save_file.substr(0, save_file.size() - 5) + "." + filter + ".filter";
+}
+
+// GTKWave's trace flags (analyzer.h): right-justified names, and the radix.
+const char* row_flags(const TraceRow& row, int bits, bool filtered) {
+  using R = TraceRow::Radix;
+  const R radix = row.radix != R::kAuto ? row.radix : bits == 1 ? R::kBinary : R::kDecimal;
+  if (filtered) return "@2024";  // translated by a filter file, from decimal values
+  return radix == R::kBinary ? "@28" : radix == R::kHex ? "@22" : "@24";
+}
+
+std::string scope_of(const std::string& name) {
+  const std::size_t dot = name.find_last_of('.');
+  return dot == std::string::npos ? "" : name.substr(0, dot);
+}
+
+std::string slashed(std::string name) {
+  for (char& c : name)
+    if (c == '.') c = '/';
+  return name;
+}
+
+// GTKWave opens a translate filter file relative to its own working folder,
+// not the save file's: the save file names it by its absolute path.
+std::string absolute(const std::string& path) {
+  if (!path.empty() && path[0] == '/') return path;
+  char* cwd = ::getcwd(nullptr, 0);
+  const std::string here = cwd != nullptr ? cwd : ".";
+  std::free(cwd);
+  return here + "/" + path;
+}
+
+bool write_text_file(const std::string& path, const std::string& text) {
+  const std::string temp = file_io::temporary_beside(path);
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return false;
+  const bool ok = file_io::write_all(fd, text.data(), text.size());
+  if (::close(fd) != 0 || !ok || ::rename(temp.c_str(), path.c_str()) != 0) {
+    ::unlink(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string WaveformTracer::save_file_text() const {
+  if (!own_save_file_.empty()) return own_save_file_;
+  const std::string save = save_file_for(path_);
+  const std::string dump = file_io::base_of(path_);
+  std::string g = "[*] GTKWave save file written by icnsim with " + dump + "\n" +
+                  "[*] Open with: gtkwave " + dump + " " + file_io::base_of(save) + "\n" +
+                  "[*] One group per block and port; counts in decimal, states by name (the .filter files).\n" +
+                  "[dumpfile] \"" + dump + "\"\n[timestart] 0\n[size] 1400 900\n";
+  // Filters by number, in declaration order.
+  std::map<std::string, std::size_t> filter_index;
+  for (std::size_t i = 0; i < filters_.size(); ++i) filter_index[filters_[i].name] = i + 1;
+  // Shown names drop the scope every probe shares (the run's top block, "icnsim").
+  std::string top;
+  for (std::size_t i = 1; i < vars_.size(); ++i) {
+    const std::string first = vars_[i].name.substr(0, vars_[i].name.find('.') + 1);
+    if (i == 1) top = first;
+    else if (first != top) top.clear();
+  }
+  auto shown = [&](const std::string& name) {
+    return slashed(!top.empty() && name.compare(0, top.size(), top) == 0 ? name.substr(top.size()) : name);
+  };
+  // Groups in the order of their first row.
+  std::vector<std::string> groups;
+  std::map<std::string, std::vector<std::size_t>> rows;
+  for (std::size_t i = 0; i < vars_.size(); ++i) {
+    const std::string group = vars_[i].row.group.empty() ? scope_of(vars_[i].name) : vars_[i].row.group;
+    if (rows.count(group) == 0) groups.push_back(group);
+    rows[group].push_back(i);
+  }
+  for (const std::string& group : groups) {
+    if (!group.empty()) g += "@800200\n-" + shown(group) + "\n";
+    for (std::size_t i : rows[group]) {
+      const Var& v = vars_[i];
+      const auto filter = filter_index.find(v.row.filter);
+      const bool filtered = !v.row.filter.empty() && filter != filter_index.end();
+      if (filtered) g += "^" + std::to_string(filter->second) + " " + absolute(filter_file_for(save, v.row.filter)) + "\n";
+      g += std::string(row_flags(v.row, v.bits, filtered)) + "\n";
+      g += "+{" + (v.row.label.empty() ? shown(v.name) : v.row.label) + "} SystemC." + v.name;
+      if (v.bits > 1) g += "[" + std::to_string(v.bits - 1) + ":0]";
+      g += "\n";
+    }
+    if (!group.empty()) g += "@1000200\n-" + shown(group) + "\n";
+  }
+  return g;
+}
+
+std::string WaveformTracer::write_save_files() {
+  const std::string save = save_file_for(path_);
+  if (save.empty()) return "";
+  for (const Filter& f : filters_) {
+    std::string text = "# icnsim: the names of " + f.name + "'s values (a GTKWave translate filter file)\n";
+    for (const auto& [value, name] : f.values) text += std::to_string(value) + " " + name + "\n";
+    if (!write_text_file(filter_file_for(save, f.name), text))
+      return "cannot write '" + filter_file_for(save, f.name) + "': " + std::strerror(errno);
+  }
+  if (!write_text_file(save, save_file_text())) return "cannot write '" + save + "': " + std::strerror(errno);
+  return "";
 }
 
 void WaveformTracer::fail(const std::string& why) {
@@ -328,6 +447,7 @@ std::string WaveformTracer::finish() {
   }
   if (error_.empty() && !in_place_ && ::rename(work_.c_str(), path_.c_str()) != 0)
     fail("cannot replace '" + path_ + "': " + std::strerror(errno));
+  if (error_.empty()) fail(write_save_files());
   if (!error_.empty() || copy_to_target_) discard();
   for (const auto& companion : companions_) {  // each completes (or removes) its file, whatever ours did
     const std::string why = companion();

@@ -30,6 +30,24 @@
 
 namespace icn {
 
+// How GTKWave's save file shows one probe (WaveformTracer writes FILE.gtkw
+// beside every VCD or FST: `gtkwave FILE.vcd FILE.gtkw` opens a labelled,
+// grouped first screen with no hand work).
+struct TraceRow {
+  enum class Radix : std::uint8_t { kAuto, kDecimal, kHex, kBinary };  // auto: 1 bit binary, wider decimal
+  // Rows of one group are shown together under a collapsible heading, groups
+  // in the order their first probe was added; "" is the probe's scope (its
+  // name without the last part).
+  std::string group;
+  // The row's name. GTKWave cuts a displayed name at its dots down to the
+  // last part ("occupancy"), so the default is the probe's name with '/' for
+  // '.' ("icnsim/r3_2/in_xm/vc1/occupancy").
+  std::string label;
+  Radix radix = Radix::kAuto;
+  // A translate filter declared with add_filter(): values shown by name.
+  std::string filter;
+};
+
 class WaveformTracer {
  public:
   // `path` is the file to write: FILE.fst, or a VCD (".vcd" is appended if missing).
@@ -55,7 +73,20 @@ class WaveformTracer {
   void add_companion(std::function<std::string()> finish) { companions_.push_back(std::move(finish)); }
 
   // `name` is hierarchical with '.' separators; GTKWave shows it as scopes.
-  void add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe);
+  void add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe, TraceRow row = {});
+
+  // A translate filter: the names GTKWave shows for a probe's values (an
+  // enum's states). Written as FILE.<name>.filter beside the save file.
+  void add_filter(const std::string& name, std::vector<std::pair<std::uint32_t, std::string>> values);
+
+  // A family that lays out its own save file (the bit-serial tree, in route
+  // order) hands its text here; otherwise the rows of add() are written.
+  void set_save_file(std::string text) { own_save_file_ = std::move(text); }
+
+  // The save file finish() writes beside the waveform (FILE.gtkw), "" for a
+  // device or FIFO, and its text.
+  static std::string save_file_for(const std::string& file);
+  std::string save_file_text() const;
 
   // Evaluates every probe for the cycle that just ended.
   void sample(Cycle t);
@@ -72,7 +103,13 @@ class WaveformTracer {
   struct Var {
     std::string name;
     int bits;
+    TraceRow row;
   };
+  struct Filter {
+    std::string name;
+    std::vector<std::pair<std::uint32_t, std::string>> values;
+  };
+  std::string write_save_files();  // FILE.gtkw and its filters; "" or one line
   void declare();  // the header (VCD) or hierarchy (FST) and the values at time 0, once
   void vcd_write(const std::string& text);
   void vcd_flush();
@@ -101,6 +138,8 @@ class WaveformTracer {
   std::vector<std::uint32_t> values_;
   std::vector<std::function<std::uint32_t(Cycle)>> probes_;
   std::vector<std::function<std::string()>> companions_;
+  std::vector<Filter> filters_;
+  std::string own_save_file_;
 };
 
 // Bits needed to hold values 0..max.

@@ -146,6 +146,16 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
   // A sending NIC takes the receive this NIC's processor posted for (src, seq), if there is one.
   bool take_posted(NodeId src, std::uint32_t seq);
 
+  // What the port does at the end of a cycle (waveforms): the send in
+  // progress, from its rendezvous until the receiver has its tail, and the
+  // packet arriving (its head in, its tail not yet).
+  bool sending() const { return send_.active; }
+  NodeId send_destination() const { return send_.dst; }
+  std::uint32_t send_packet() const { return send_.seq; }
+  bool receiving() const { return !incoming_.empty(); }
+  NodeId receive_source() const { return incoming_.empty() ? 0 : pool_[incoming_.front().id].src; }
+  std::uint32_t receive_packet() const { return incoming_.empty() ? 0 : pool_[incoming_.front().id].seq; }
+
   std::uint64_t simplex_violations() const { return simplex_violations_; }
   std::uint64_t sent() const { return sent_; }
   std::uint64_t received() const { return received_; }

@@ -13,7 +13,6 @@
 #include "testbench/fattree_bitserial_setup.hpp"
 #include "testbench/greedy_processor.hpp"
 #include "testbench/message_sets.hpp"
-#include "testbench/output_file.hpp"
 #ifdef ICNSIM_HAVE_RTL
 #include "routers/fattree_bitserial/rtl_route_stream_generator.hpp"
 #endif
@@ -66,13 +65,8 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
     }
     if (ctx.tracer != nullptr) {
       network_.trace(*ctx.tracer, std::string(this->name()));
-      // A save file beside FILE.vcd or FILE.fst (none for a device such as /dev/null).
-      std::string gtkw = ctx.tracer->path();
-      const std::string ext = gtkw.size() > 4 ? gtkw.substr(gtkw.size() - 4) : "";
-      if (ext == ".vcd" || ext == ".fst") {
-        gtkw.replace(gtkw.size() - 4, 4, ".gtkw");
-        write_file_atomically(gtkw, network_.gtkwave_save_file(this->name(), ctx.tracer->path()));
-      }
+      // The tree's own save file, in route order (written beside FILE.vcd or FILE.fst).
+      ctx.tracer->set_save_file(network_.gtkwave_save_file(this->name(), ctx.tracer->path()));
     }
   }
 

@@ -148,6 +148,7 @@ class CrossbarExperiment : public PipelinedCollectiveExperiment {
         network_(setup.shape, run_.pool, engine_) {
     build_processors(network_, setup.swap);
     for (const auto& link : setup.failed_links) network_.fail(link);
+    if (ctx.tracer != nullptr) run_.trace(*ctx.tracer, std::string(this->name()), program_.s);
   }
 
   std::uint64_t routers() const override { return network_.switches(); }

@@ -94,7 +94,9 @@ int sc_main(int argc, char* argv[]) {
                   "remove a key the scenario gives, so the family's default applies or a key that does not apply "
                   "goes away (repeatable; applied before --set)");
   run->add_option("--json", request.json_path, "write JSON results to FILE");
-  run->add_option("--vcd", request.vcd_path, "write a VCD waveform to FILE (open with gtkwave)");
+  run->add_option("--vcd", request.vcd_path,
+                  "write the waveforms to FILE: FILE.fst selects GTKWave's compressed FST, any other name a VCD; "
+                  "a save file FILE.gtkw is written beside it (gtkwave FILE.vcd FILE.gtkw)");
   run->add_flag("--quiet", request.quiet, "print nothing but errors");
   auto* list = app.add_subcommand("list", "list network types, traffic and their parameters");
   bool markdown = false;

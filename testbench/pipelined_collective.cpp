@@ -300,6 +300,27 @@ PipelinedCollectiveExperiment::PipelinedCollectiveExperiment(sc_core::sc_module_
   shape_.window = program_.window();
 }
 
+void ProcessorSet::trace(WaveformTracer& tracer, const std::string& prefix, std::uint32_t packets) const {
+  const int node_bits = bits_for(nics.empty() ? 0 : nics.size() - 1);
+  const int packet_bits = bits_for(packets == 0 ? 0 : packets - 1);
+  for (std::size_t x = 0; x < nics.size(); ++x) {
+    const SinglePortNic* nic = nics[x].get();
+    const std::string base = prefix + ".nic" + std::to_string(x), label = "nic" + std::to_string(x);
+    auto row = [&](const std::string& group, const std::string& leaf, TraceRow::Radix radix) {
+      return TraceRow{base + "." + group, label + "/" + group + "/" + leaf, radix, ""};
+    };
+    tracer.add(base + ".tx.busy", 1, [nic](Cycle) { return nic->sending() ? 1u : 0u; }, row("tx", "busy", TraceRow::Radix::kBinary));
+    tracer.add(base + ".tx.dst", node_bits, [nic](Cycle) { return nic->sending() ? nic->send_destination() : 0u; },
+               row("tx", "dst", TraceRow::Radix::kDecimal));
+    tracer.add(base + ".tx.packet", packet_bits, [nic](Cycle) { return nic->sending() ? nic->send_packet() : 0u; },
+               row("tx", "packet", TraceRow::Radix::kDecimal));
+    tracer.add(base + ".rx.busy", 1, [nic](Cycle) { return nic->receiving() ? 1u : 0u; }, row("rx", "busy", TraceRow::Radix::kBinary));
+    tracer.add(base + ".rx.src", node_bits, [nic](Cycle) { return nic->receive_source(); }, row("rx", "src", TraceRow::Radix::kDecimal));
+    tracer.add(base + ".rx.packet", packet_bits, [nic](Cycle) { return nic->receive_packet(); },
+               row("rx", "packet", TraceRow::Radix::kDecimal));
+  }
+}
+
 void PipelinedCollectiveExperiment::build_processors(SinglePortFabric& fabric, const EjectionSwap& swap) {
   run_.build("", program_, layout_, shape_, direct_.get(), fabric, engine_, &tap_, swap);
 }

@@ -93,6 +93,9 @@ struct ProcessorSet {
   void build(const std::string& prefix, const PipelinedProgram& program, const frac::Layout& layout,
              const frac::RunShape& shape, const frac::DirectSimplexSchedule* direct, SinglePortFabric& fabric,
              CycleEngine& engine, DeliveryTap* tap, const EjectionSwap& swap = {});
+  // Per processor port: the packet it sends (to whom, which) and the one it
+  // receives (from whom, which), as waveform rows.
+  void trace(WaveformTracer& tracer, const std::string& prefix, std::uint32_t packets) const;
   // The last packet's arrival.
   Cycle cycles() const;
   // The first packet received by another node than its sender meant, or "".

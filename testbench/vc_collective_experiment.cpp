@@ -101,6 +101,10 @@ class VcCollectiveExperiment : public PipelinedCollectiveExperiment {
     engine_.set_in_flight_probe([this] { return run_.pool.live() + reference_.pool.live(); });
     setup.network.fail_links(fabric_.network());
     build_processors(fabric_);
+    if (ctx.tracer != nullptr) {
+      fabric_.network().trace(*ctx.tracer, std::string(this->name()));
+      run_.trace(*ctx.tracer, std::string(this->name()) + ".pu", program_.s);
+    }
     reference_network_ = std::make_unique<xbar::CrossbarNetwork>(
         xbar::CrossbarNetwork::Shape{1, setup.program.processors, 0}, reference_.pool, engine_);
     reference_.build("crossbar_", program_, layout_, shape_, direct_.get(), *reference_network_, engine_, nullptr);

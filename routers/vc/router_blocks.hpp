@@ -38,6 +38,8 @@ struct BufferedFlit {
 class InputUnits {
  public:
   enum class Stage : std::uint8_t { kIdle, kRouting, kVcAlloc, kActive };
+  // The stages by name, in the enum's order (the waveform's vc_state filter).
+  static constexpr const char* kStageNames[] = {"idle", "routing", "waiting_for_vc", "active"};
   // What the pipeline stages read every busy cycle: 32 bytes.
   struct VcState {
     Stage stage = Stage::kIdle;

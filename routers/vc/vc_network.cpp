@@ -8,7 +8,7 @@ namespace icn::vc {
 
 VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const NetworkParams& params,
                      CycleEngine& engine, PacketPool& pool, TrafficLedger& ledger)
-    : sc_module(name), topo_(topo), params_(params) {
+    : sc_module(name), topo_(topo), params_(params), pool_(pool) {
   const unsigned R = topo.routers();
   const unsigned N = topo.nodes();
   const unsigned L = params.link_latency;
@@ -140,20 +140,89 @@ std::string VcNetwork::waiting_cycle() const {
   return "";
 }
 
+namespace {
+
+// The flit a link carries in cycle t (sent then, seen downstream L cycles later).
+Flit flit_sent(const FlitLink* link, Cycle t) { return link->take(t + link->latency(), Flit{}); }
+
+}  // namespace
+
+// What a link carries, as GTKWave rows under <scope>.flit: valid, VC,
+// head, tail, the packet's message id (the ledger's, as in the JSON), its
+// source and destination. Read from the link's delay line at the end of the
+// cycle the flit was sent.
+void VcNetwork::trace_flit_bus(WaveformTracer& tracer, const std::string& scope, const std::string& label,
+                               const FlitLink* link) const {
+  const PacketPool* pool = &pool_;
+  const int node_bits = bits_for(topo_.nodes() == 0 ? 0 : topo_.nodes() - 1);
+  const TraceRow row{scope, "", TraceRow::Radix::kAuto, ""};
+  auto with_label = [&](const std::string& leaf) {
+    TraceRow r = row;
+    r.label = label + "/flit/" + leaf;
+    return r;
+  };
+  const std::string f = scope + ".flit.";
+  tracer.add(f + "valid", 1, [link](Cycle t) { return link->sent_in(t) != 0 ? 1u : 0u; }, with_label("valid"));
+  tracer.add(f + "vc", bits_for(params_.router.vcs - 1), [link](Cycle t) { return flit_sent(link, t).vc; },
+             with_label("vc"));
+  tracer.add(f + "head", 1, [link](Cycle t) { return flit_sent(link, t).head() ? 1u : 0u; }, with_label("head"));
+  tracer.add(f + "tail", 1, [link](Cycle t) { return flit_sent(link, t).tail() ? 1u : 0u; }, with_label("tail"));
+  auto field = [link, pool](Cycle t, auto get) -> std::uint32_t {
+    const Flit fl = flit_sent(link, t);
+    return fl.packet == kNoPacket ? 0u : get((*pool)[fl.packet]);
+  };
+  tracer.add(f + "packet", 32, [field](Cycle t) { return field(t, [](const Packet& p) { return p.message; }); },
+             with_label("packet"));
+  tracer.add(f + "src", node_bits, [field](Cycle t) { return field(t, [](const Packet& p) { return p.src; }); },
+             with_label("src"));
+  tracer.add(f + "dst", node_bits, [field](Cycle t) { return field(t, [](const Packet& p) { return p.dst; }); },
+             with_label("dst"));
+}
+
+// Per router: each output's flit bus, switch grant and credits; each input
+// VC's occupancy and pipeline state. Per NIC: its injection and ejection
+// links and its source queue. One save-file group per router port.
 void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
-  // Per channel: a flit sent this cycle (1 bit), and the credits the sender
-  // holds for each downstream VC.
+  const unsigned V = params_.router.vcs;
+  std::vector<std::pair<std::uint32_t, std::string>> stages;
+  for (std::uint32_t v = 0; v < std::size(InputUnits::kStageNames); ++v) stages.emplace_back(v, InputUnits::kStageNames[v]);
+  tracer.add_filter("vc_state", std::move(stages));
   for (unsigned r = 0; r < topo_.routers(); ++r) {
+    const VcRouter* rt = routers_[r].get();
     for (unsigned p = 0; p < topo_.ports(r); ++p) {
-      if (!topo_.neighbor(r, p)) continue;
       const std::string base = prefix + "." + topo_.router_name(r) + "." + topo_.port_name(r, p);
-      const FlitLink* link = &flit_out_[offset_[r] + p];
-      tracer.add(base + ".flit", 1, [link](Cycle t) { return link->sent_in(t); });
-      const VcRouter* rt = routers_[r].get();
-      for (unsigned v = 0; v < params_.router.vcs; ++v)
-        tracer.add(base + ".credits_vc" + std::to_string(v), bits_for(params_.router.buffer_depth),
-                   [rt, p, v](Cycle) { return rt->output_credits(p, v); });
+      const std::string label = topo_.router_name(r) + "/" + topo_.port_name(r, p);
+      if (topo_.neighbor(r, p)) {
+        const std::string out = base + ".out";
+        trace_flit_bus(tracer, out, label + "/out", &flit_out_[offset_[r] + p]);
+        tracer.add(out + ".sw_grant", bits_for(topo_.ports(r)), [rt, p](Cycle t) { return rt->switch_grant(p, t); },
+                   {out, label + "/out/sw_grant (input port + 1)", TraceRow::Radix::kDecimal, ""});
+        for (unsigned v = 0; v < V; ++v)
+          tracer.add(out + ".credits_vc" + std::to_string(v), bits_for(params_.router.buffer_depth),
+                     [rt, p, v](Cycle) { return rt->output_credits(p, v); },
+                     {out, label + "/out/credits_vc" + std::to_string(v), TraceRow::Radix::kDecimal, ""});
+      }
+      const std::string in = base + ".in";
+      for (unsigned v = 0; v < V; ++v) {
+        const std::string vc = in + ".vc" + std::to_string(v);
+        const std::string vc_label = label + "/in/vc" + std::to_string(v);
+        tracer.add(vc + ".occupancy", bits_for(params_.router.buffer_depth),
+                   [rt, p, v](Cycle) { return rt->input_state(p, v).size; },
+                   {in, vc_label + "/occupancy", TraceRow::Radix::kDecimal, ""});
+        tracer.add(vc + ".state", 2, [rt, p, v](Cycle) { return static_cast<std::uint32_t>(rt->input_state(p, v).stage); },
+                   {in, vc_label + "/state", TraceRow::Radix::kDecimal, "vc_state"});
+      }
     }
+  }
+  for (NodeId n = 0; n < topo_.nodes(); ++n) {
+    const std::string base = prefix + ".nic" + std::to_string(n);
+    const std::string label = "nic" + std::to_string(n);
+    trace_flit_bus(tracer, base + ".inject", label + "/inject", &inject_[n]);
+    const PortRef at = topo_.node_port(n);
+    trace_flit_bus(tracer, base + ".eject", label + "/eject", &flit_out_[offset_[at.router] + at.port]);
+    const VcNic* nic = nics_[n].get();
+    tracer.add(base + ".source_queue", 16, [nic](Cycle) { return static_cast<std::uint32_t>(std::min<std::size_t>(nic->queued(), 0xffff)); },
+               {base, label + "/source_queue", TraceRow::Radix::kDecimal, ""});
   }
 }
 

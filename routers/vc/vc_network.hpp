@@ -84,6 +84,10 @@ class VcNetwork : public sc_core::sc_module {
   std::vector<std::unique_ptr<VcNic>> nics_;
   std::vector<NamedLink> channels_;
   StageLog stages_;  // every head's stage cycles (result.latency.stages)
+  PacketPool& pool_;
+
+  void trace_flit_bus(WaveformTracer& tracer, const std::string& scope, const std::string& label,
+                      const FlitLink* link) const;
 };
 
 }  // namespace icn::vc

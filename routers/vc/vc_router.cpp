@@ -20,6 +20,8 @@ VcRouter::VcRouter(sc_core::sc_module_name name, unsigned id, const VcTopology& 
   crossbar_.resize(ports_, params.sw_alloc_delay - 1 + params.st_delay);
   sa_ready_.assign(ports_, 0);
   sa_grant_.assign(ports_, -1);
+  grant_cycle_.assign(ports_, kNever);
+  grant_input_.assign(ports_, 0);
   all_vcs_ = params.vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << params.vcs) - 1;
 }
 
@@ -190,6 +192,8 @@ void VcRouter::allocate_switch(Cycle now) {
       if (stages_) record_stages((*stages_)[f.packet], inputs_.times(ivc), now);
     }
     f.vc = s.out_vc;
+    grant_cycle_[s.out_port] = now;
+    grant_input_[s.out_port] = static_cast<std::uint16_t>(p);
     crossbar_.traverse(s.out_port, now, f);
     inputs_.times(ivc).waiting_since = now;
     if (f.tail()) {

@@ -66,6 +66,11 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   unsigned input_flits(unsigned port, unsigned vc) const { return inputs_.size(port * params_.vcs + vc); }
   // Credits held for the downstream VC behind output `port`.
   unsigned output_credits(unsigned port, unsigned vc) const { return outputs_.credits(port, vc); }
+  // The switch allocator's grant for output `port` in cycle t: the input
+  // port whose flit won it, plus one; 0 if none did (waveforms).
+  unsigned switch_grant(unsigned port, Cycle t) const {
+    return grant_cycle_[port] == t ? grant_input_[port] + 1u : 0u;
+  }
   const FlitLink* out_link(unsigned port) const { return links_[port].out; }
   unsigned buffered() const { return buffered_; }
   // Fault injection (network.failed_links): the output link of `port` never
@@ -126,6 +131,8 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   Crossbar crossbar_;
   std::vector<std::uint64_t> sa_ready_;
   std::vector<int> sa_grant_;
+  std::vector<Cycle> grant_cycle_;          // per output: the last cycle it was granted ...
+  std::vector<std::uint16_t> grant_input_;  // ... and to which input port
   VcAllocator vc_alloc_;
   StageLog* stages_ = nullptr;
   std::vector<std::uint64_t> failed_outputs_;  // bit p: output p's link has failed (empty: none has)

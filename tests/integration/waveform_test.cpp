@@ -3,6 +3,7 @@
 // the transfers the JSON reports.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "tests/support/sim_helpers.hpp"
+#include "routers/vc/router_blocks.hpp"
 #include "tests/support/vcd.hpp"
 
 namespace icn::test {
@@ -109,6 +111,147 @@ TEST(Waveform, HpamReplicatorSignalsAddUpToItsCounts) {
     EXPECT_EQ(total_in, rep["flits_in"].get<std::uint64_t>());
     EXPECT_EQ(out, rep["flits_out"].get<std::uint64_t>());
     EXPECT_EQ(stalled, rep["stalled_cycles"].get<std::uint64_t>());
+  }
+}
+
+// The VC network's flit bus, read back from the VCD, follows every packet
+// from its source to its destination: each head injected by NIC n carries
+// source n, each head ejected to NIC n carries destination n, every packet
+// injected is ejected once with the same source and destination, and its
+// head crosses |dx| + |dy| router-to-router links (X-Y routing on the 4 x 4
+// mesh, node n at (n mod 4, n div 4): computed here from the coordinates), at
+// strictly increasing cycles between its injection and its ejection.
+TEST(Waveform, VcFlitBusFollowsEveryPacketFromSourceToDestination) {
+  const std::string dir = scratch_dir();
+  const CommandResult r = run_icnsim("run " + std::string(ICNSIM_SOURCE_DIR) +
+                                     "/testbench/scenarios/mesh8x8_uniform.yaml --quiet --set network.k=4 "
+                                     "--set traffic.injection_rate=0.1 --set measure.cycles=200 --json " + dir +
+                                     "/r.json --vcd " + dir + "/m.vcd");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Vcd vcd = parse_vcd(read_file(dir + "/m.vcd"));
+  struct Seen {
+    long src = -1, dst = -1, injected = -1, ejected = -1, ejections = 0;
+    std::vector<std::uint64_t> hops;  // cycles its head left a router on a router-to-router link
+  };
+  std::map<std::uint64_t, Seen> packets;
+  auto heads = [&](const std::string& bus, auto&& fn) {
+    const auto valid = vcd.series(bus + ".valid"), head = vcd.series(bus + ".head"), id = vcd.series(bus + ".packet"),
+               src = vcd.series(bus + ".src"), dst = vcd.series(bus + ".dst");
+    for (std::uint64_t t = 0; t < valid.size(); ++t)
+      if (valid[t] != 0 && head[t] != 0) fn(t, id[t], static_cast<long>(src[t]), static_cast<long>(dst[t]));
+  };
+  for (int n = 0; n < 16; ++n) {
+    const std::string nic = "SystemC.icnsim.nic" + std::to_string(n);
+    heads(nic + ".inject.flit", [&](std::uint64_t t, std::uint64_t id, long src, long dst) {
+      EXPECT_EQ(src, n) << "packet " << id;
+      Seen& p = packets[id];
+      EXPECT_EQ(p.injected, -1) << "packet " << id << " injected twice";
+      p.injected = static_cast<long>(t);
+      p.src = src;
+      p.dst = dst;
+    });
+  }
+  for (int n = 0; n < 16; ++n) {
+    const std::string nic = "SystemC.icnsim.nic" + std::to_string(n);
+    heads(nic + ".eject.flit", [&](std::uint64_t t, std::uint64_t id, long src, long dst) {
+      EXPECT_EQ(dst, n) << "packet " << id;
+      Seen& p = packets[id];
+      EXPECT_EQ(p.src, src) << "packet " << id;
+      ++p.ejections;
+      p.ejected = static_cast<long>(t);
+    });
+  }
+  for (const auto& [id, name] : vcd.names) {
+    const std::string tail = ".out.flit.head";
+    if (name.size() < tail.size() || name.compare(name.size() - tail.size(), tail.size(), tail) != 0) continue;
+    const std::string bus = name.substr(0, name.size() - 5);
+    if (name.find(".local.") != std::string::npos) continue;  // the ejection port: the NIC's eject bus
+    heads(bus, [&](std::uint64_t t, std::uint64_t pid, long, long) { packets[pid].hops.push_back(t); });
+  }
+  // Each switch grant sends one flit: per router output, as many granted
+  // cycles as flits on its link.
+  int outputs = 0;
+  for (const auto& [id, name] : vcd.names) {
+    const std::string tail = ".out.sw_grant";
+    if (name.size() < tail.size() || name.compare(name.size() - tail.size(), tail.size(), tail) != 0) continue;
+    const std::string out = name.substr(0, name.size() - 9);
+    const auto grant = vcd.series(name), valid = vcd.series(out + ".flit.valid");
+    EXPECT_EQ(std::count_if(grant.begin(), grant.end(), [](auto g) { return g != 0; }),
+              std::count(valid.begin(), valid.end(), 1u)) << out;
+    ++outputs;
+  }
+  EXPECT_EQ(outputs, 2 * 24);  // 24 links between the 16 routers of a 4 x 4 mesh, both ways
+  ASSERT_GT(packets.size(), 50u);
+  for (auto& [id, p] : packets) {
+    SCOPED_TRACE("packet " + std::to_string(id) + ": " + std::to_string(p.src) + " -> " + std::to_string(p.dst));
+    ASSERT_GE(p.injected, 0);
+    EXPECT_EQ(p.ejections, 1);
+    const long dx = std::labs(p.src % 4 - p.dst % 4), dy = std::labs(p.src / 4 - p.dst / 4);
+    EXPECT_EQ(static_cast<long>(p.hops.size()), dx + dy);
+    std::sort(p.hops.begin(), p.hops.end());
+    long last = p.injected;
+    for (auto t : p.hops) {
+      EXPECT_GT(static_cast<long>(t), last);
+      last = static_cast<long>(t);
+    }
+    EXPECT_GT(p.ejected, last);
+  }
+}
+
+// The vc_state filter names the input VC stages the router uses: its values
+// are the enum's (read from the file, compared with the enumerators here).
+TEST(Waveform, VcStateFilterMatchesTheRouterStages) {
+  const std::string dir = scratch_dir();
+  ASSERT_EQ(run_icnsim("run " + std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/mesh8x8_uniform.yaml --quiet "
+                       "--set network.k=2 --set measure.cycles=20 --vcd " + dir + "/m.vcd").exit_code, 0);
+  std::map<std::string, int> value;
+  std::istringstream in(read_file(dir + "/m.vc_state.filter"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    int v = -1;
+    std::string name;
+    fields >> v >> name;
+    value[name] = v;
+  }
+  using Stage = vc::InputUnits::Stage;
+  EXPECT_EQ(value, (std::map<std::string, int>{{"idle", static_cast<int>(Stage::kIdle)},
+                                               {"routing", static_cast<int>(Stage::kRouting)},
+                                               {"waiting_for_vc", static_cast<int>(Stage::kVcAlloc)},
+                                               {"active", static_cast<int>(Stage::kActive)}}));
+  // The save file attaches it, by a path GTKWave opens from any folder.
+  EXPECT_NE(read_file(dir + "/m.gtkw").find(" " + dir + "/m.vc_state.filter\n@2024\n"), std::string::npos)
+      << "the state rows are translated (GTKWave's flag 0x2000) from decimal values";
+}
+
+// Every run that writes a waveform writes a save file beside it, and every
+// signal the save file names exists in the waveform: one family per network
+// type (the VCD's variables against the save file's rows, both parsed here).
+TEST(Waveform, EverySaveFileRowIsAWaveformSignal) {
+  const std::string dir = scratch_dir();
+  const std::string scenarios = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/";
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {"vc", scenarios + "mesh8x8_uniform.yaml --set network.k=3 --set measure.cycles=50"},
+      {"packet", "/dev/null --set network.leaves=8 --set traffic.collective=multinode_broadcast"},
+      {"bitserial", scenarios + "fattree_bitserial_8_waveform.yaml"},
+      {"ibt", "/dev/null --set network.type=ibt --set network.n=16 --set network.d=2 --set network.bypass=[4]"},
+      {"hpam", scenarios + "hpam_scatter_multicast.yaml"},
+      {"crossbar", "/dev/null --set network.type=crossbar --set network.processors=8"}};
+  for (const auto& [name, args] : runs) {
+    SCOPED_TRACE(name);
+    const CommandResult r = run_icnsim("run " + args + " --quiet --vcd " + dir + "/" + name + ".vcd");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Vcd vcd = parse_vcd(read_file(dir + "/" + name + ".vcd"));
+    std::istringstream gtkw(read_file(dir + "/" + name + ".gtkw"));
+    int rows = 0;
+    for (std::string line; std::getline(gtkw, line);) {
+      if (line.rfind("+{", 0) != 0) continue;
+      std::string signal = line.substr(line.find("} ") + 2);
+      signal = signal.substr(0, signal.find('['));
+      EXPECT_EQ(vcd.ids.count(signal), 1u) << signal;
+      ++rows;
+    }
+    EXPECT_GT(rows, 1) << "a save file with the cycle counter only";
   }
 }
 

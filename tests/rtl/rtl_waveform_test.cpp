@@ -99,8 +99,8 @@ TEST(ReplicatorWaveform, HpamRunWritesOneRtlVcdPerReplicatorBesideTheVcd) {
                           "--set traffic.submesh=[2,1] --set network.replicator_model=rtl --vcd " + dir + "/h.vcd";
   const CommandResult r = run_icnsim(run + " --json " + dir + "/h.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"h.json", "h.repl_l1_r1_0.rtl.vcd", "h.repl_l1_r1_1.rtl.vcd",
-                                                     "h.vcd"}));  // no temporary left
+  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"h.gtkw", "h.json", "h.repl_l1_r1_0.rtl.vcd", "h.repl_l1_r1_1.rtl.vcd",
+                                                    "h.vc_state.filter", "h.vcd"}));  // no temporary left
   std::ifstream json_in(dir + "/h.json");
   const auto j = nlohmann::json::parse(json_in);
   for (const char* name : {"/h.repl_l1_r1_0.rtl.vcd", "/h.repl_l1_r1_1.rtl.vcd"}) {

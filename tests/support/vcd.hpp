@@ -15,6 +15,31 @@ struct Vcd {
   std::map<std::string, std::uint64_t> integral;  // id -> sum over cycles of the value
   std::uint64_t last_time = 0;
   std::uint64_t last_cycle = 0;
+  std::map<std::string, std::string> ids;  // full dotted name -> id
+  // id -> (cycle, value) at every change, in time order (one time step per cycle).
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> changes;
+
+  // The values of `name` in cycles 0..last_cycle (one time step per cycle).
+  std::vector<std::uint64_t> series(const std::string& name) const {
+    std::vector<std::uint64_t> out(last_cycle + 1, 0);
+    std::uint64_t v = 0, t = 0;
+    for (const auto& [when, value] : changes.at(ids.at(name))) {
+      for (; t < when && t <= last_cycle; ++t) out[t] = v;
+      v = value;
+    }
+    for (; t <= last_cycle; ++t) out[t] = v;
+    return out;
+  }
+  // The value of `name` (a full dotted name, "SystemC. ...") in cycle t.
+  std::uint64_t at(const std::string& name, std::uint64_t t) const {
+    const auto& c = changes.at(ids.at(name));
+    std::uint64_t v = 0;
+    for (const auto& [when, value] : c) {
+      if (when > t) break;
+      v = value;
+    }
+    return v;
+  }
 };
 
 inline Vcd parse_vcd(const std::string& text) {
@@ -29,6 +54,7 @@ inline Vcd parse_vcd(const std::string& text) {
   // variable says which cycle each time step shows (one period per cycle).
   std::string cycle_id;
   auto change = [&](const std::string& id, std::uint64_t v) {
+    vcd.changes[id].emplace_back(now, v);
     vcd.integral[id] += value[id] * (now - since[id]);
     value[id] = v;
     since[id] = now;
@@ -48,6 +74,7 @@ inline Vcd parse_vcd(const std::string& text) {
         std::string full;
         for (const auto& s : scope) full += s + ".";
         vcd.names[id] = full + name;
+        vcd.ids[full + name] = id;
         if (full + name == "SystemC.cycle") cycle_id = id;
       } else if (tok == "$enddefinitions") {
         body = true;
