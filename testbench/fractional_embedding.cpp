@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <deque>
 #include <functional>
+#include <iterator>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -150,6 +152,57 @@ namespace {
 
 bool power_of_two(unsigned x) { return x != 0 && (x & (x - 1)) == 0; }
 
+// Fig. 4 with edge congestion one under X-Y routing: the embeddings that
+// scripts/fig4_embedding_search found in the H-tree's space (1 x 2 groups, one
+// leaf group in every 2 x 2 submesh, every H-tree region's subtree inside its
+// region, each group's direction and down/right free). The centred
+// construction below puts up to 3 tree edges on a link of these meshes.
+// Groups in preorder: member 0's PU, member 1's PU, down and right
+// successors (indices, -1: none); group 0 is the root group.
+struct SearchedGroup {
+  std::uint32_t member0, member1;
+  int down, right;
+};
+constexpr SearchedGroup kMesh8x4[] = {
+    {0, 1, 1, -1}, {4, 5, 2, 9}, {6, 7, 3, 6}, {23, 22, 4, 5}, {14, 15, -1, -1}, {31, 30, -1, -1},
+    {21, 20, 7, 8}, {12, 13, -1, -1}, {29, 28, -1, -1}, {11, 10, 10, 13}, {16, 17, 11, 12}, {25, 24, -1, -1},
+    {8, 9, -1, -1}, {19, 18, 14, 15}, {26, 27, -1, -1}, {3, 2, -1, -1},
+};
+constexpr SearchedGroup kMesh16x8[] = {
+    {0, 1, 1, -1}, {40, 41, 2, 33}, {12, 13, 3, 18}, {78, 79, 4, 11}, {15, 14, 5, 8}, {45, 44, 6, 7},
+    {60, 61, -1, -1}, {29, 28, -1, -1}, {47, 46, 9, 10}, {30, 31, -1, -1}, {63, 62, -1, -1}, {77, 76, 12, 15},
+    {108, 109, 13, 14}, {125, 124, -1, -1}, {92, 93, -1, -1}, {110, 111, 16, 17}, {127, 126, -1, -1}, {94, 95, -1, -1},
+    {74, 75, 19, 26}, {59, 58, 20, 23}, {25, 24, 21, 22}, {8, 9, -1, -1}, {57, 56, -1, -1}, {27, 26, 24, 25},
+    {10, 11, -1, -1}, {43, 42, -1, -1}, {73, 72, 27, 30}, {104, 105, 28, 29}, {121, 120, -1, -1}, {88, 89, -1, -1},
+    {106, 107, 31, 32}, {123, 122, -1, -1}, {90, 91, -1, -1}, {20, 21, 34, 49}, {70, 71, 35, 42}, {55, 54, 36, 39},
+    {53, 52, 37, 38}, {36, 37, -1, -1}, {38, 39, -1, -1}, {23, 22, 40, 41}, {5, 4, -1, -1}, {7, 6, -1, -1},
+    {69, 68, 43, 46}, {100, 101, 44, 45}, {117, 116, -1, -1}, {84, 85, -1, -1}, {102, 103, 47, 48}, {119, 118, -1, -1},
+    {86, 87, -1, -1}, {67, 66, 50, 57}, {65, 64, 51, 54}, {96, 97, 52, 53}, {113, 112, -1, -1}, {80, 81, -1, -1},
+    {98, 99, 55, 56}, {115, 114, -1, -1}, {82, 83, -1, -1}, {35, 34, 58, 61}, {33, 32, 59, 60}, {16, 17, -1, -1},
+    {49, 48, -1, -1}, {19, 18, 62, 63}, {50, 51, -1, -1}, {3, 2, -1, -1},
+};
+
+// The searched embedding of a W x H mesh with group size r and its number of
+// groups, or {nullptr, 0} if none was searched for that size.
+std::pair<const SearchedGroup*, std::size_t> searched_htree(unsigned width, unsigned height, unsigned r) {
+  if (r == 2 && width == 8 && height == 4) return {kMesh8x4, std::size(kMesh8x4)};
+  if (r == 2 && width == 16 && height == 8) return {kMesh16x8, std::size(kMesh16x8)};
+  return {nullptr, 0};
+}
+
+MeshEmbedding embed_searched(const SearchedGroup* table, std::size_t groups, unsigned width, unsigned height) {
+  MeshEmbedding e;
+  e.rows_per_group = 1;
+  e.columns_per_group = 2;
+  auto row = [&](int g) -> const SearchedGroup& { return table[static_cast<std::size_t>(g)]; };
+  const GroupTree tree{[&](int g) { return row(g).down; }, [&](int g) { return row(g).right; },
+                       [&](int) { return std::uint32_t{2}; },
+                       [&](int g, std::uint32_t k) { return k == 0 ? row(g).member0 : row(g).member1; }};
+  if (groups * 2 != std::size_t{width} * height) throw std::logic_error("htree table: wrong size");
+  number_in_preorder(tree, 0, 2, width * height, e.layout, e.pu_of_rank, "htree embedding");
+  return e;
+}
+
 // r2 (columns per group) for which W/r2 = H/r1 is a power of two >= 2, or 0.
 unsigned htree_columns(unsigned width, unsigned height, unsigned r) {
   for (unsigned c = 1; c <= r; ++c) {
@@ -169,9 +222,11 @@ std::string htree_fit_problem(unsigned width, unsigned height, unsigned r) {
          std::to_string(r) + ": needs r = r1 r2 with W/r2 = H/r1 a power of two >= 2 (e.g. 16 x 8 with r = 2)";
 }
 
-MeshEmbedding embed_htree(unsigned width, unsigned height, unsigned r) {
-  const unsigned r2 = htree_columns(width, height, r);
-  if (r2 == 0) throw std::invalid_argument(htree_fit_problem(width, height, r));
+namespace {
+
+// Other sizes: the inner group of every H-tree region in the free cell
+// nearest its centre (not searched; more than one tree edge per link).
+MeshEmbedding embed_htree_centred(unsigned width, unsigned height, unsigned r, unsigned r2) {
   const unsigned r1 = r / r2, G = width / r2;
   // Cells: groups (gx, 2 cy) and (gx, 2 cy + 1); the lower holds the leaf, the
   // upper an inner group.
@@ -224,6 +279,16 @@ MeshEmbedding embed_htree(unsigned width, unsigned height, unsigned r) {
                        }};
   number_in_preorder(tree, root, r, width * height, e.layout, e.pu_of_rank, "htree embedding");
   return e;
+}
+
+}  // namespace
+
+MeshEmbedding embed_htree(unsigned width, unsigned height, unsigned r) {
+  const unsigned r2 = htree_columns(width, height, r);
+  if (r2 == 0) throw std::invalid_argument(htree_fit_problem(width, height, r));
+  if (const auto [table, groups] = searched_htree(width, height, r); table != nullptr)
+    return embed_searched(table, groups, width, height);
+  return embed_htree_centred(width, height, r, r2);
 }
 
 std::vector<std::uint32_t> snake_order(unsigned width, unsigned height) {

@@ -133,11 +133,37 @@ TEST(SandersSibeynMesh, HtreeCongestionEqualsAnIndependentCountAlongXYPaths) {
     EXPECT_EQ(link["tree_edges"].get<std::size_t>(), edges[name].size());
     EXPECT_EQ(link["flows"].get<std::size_t>(), flows[name].size());
   }
-  // The paper: "edge congestion one even with x-y routing". This reading of
-  // Fig. 4 (docs/fractional_tree.md) shares some links between tree edges;
-  // what is measured is reported, and never more than 3.
-  EXPECT_GE(most, 1u);
-  EXPECT_LE(most, 3u);
+  // The paper: "edge congestion one even with x-y routing" (directed links).
+  // A right edge's two members always merge onto one path under X-Y, so two
+  // flows (never at once) share its links.
+  EXPECT_EQ(most, 1u);
+  EXPECT_EQ(c["tree_edge_congestion"].get<std::size_t>(), 1u);
+  EXPECT_EQ(most_flows, 2u);
+}
+
+// The 8 x 4 mesh (r = 2) too: the count along X-Y paths, from the placement
+// alone, finds one tree edge per directed link.
+TEST(SandersSibeynMesh, Htree8x4HasEdgeCongestionOneAlongXYPaths) {
+  const frac::MeshEmbedding e = frac::embed_htree(8, 4, 2);
+  const frac::Layout& l = e.layout;
+  std::map<std::string, std::set<std::string>> edges;
+  auto route = [&](std::uint32_t from, std::uint32_t to, const std::string& edge) {
+    unsigned x = from % 8, y = from / 8;
+    const unsigned tx = to % 8, ty = to / 8;
+    for (; x != tx; x = tx > x ? x + 1 : x - 1) edges[link_name(x, y, tx > x ? "x+" : "x-")].insert(edge);
+    for (; y != ty; y = ty > y ? y + 1 : y - 1) edges[link_name(x, y, ty > y ? "y+" : "y-")].insert(edge);
+  };
+  for (std::size_t gi = 0; gi < l.groups.size(); ++gi) {
+    const auto& g = l.groups[gi];
+    const std::string id = std::to_string(gi);
+    route(e.pu_of_rank[g.members[0]], e.pu_of_rank[g.members[1]], "chain " + id);
+    if (g.down != frac::kNone)
+      route(e.pu_of_rank[g.members[1]], e.pu_of_rank[l.groups[g.down].members.front()], "down " + id);
+    if (g.right != frac::kNone)
+      for (auto m : g.members) route(e.pu_of_rank[m], e.pu_of_rank[l.groups[g.right].members.front()], "right " + id);
+  }
+  ASSERT_EQ(l.groups.size(), 16u);
+  for (const auto& [link, set] : edges) EXPECT_EQ(set.size(), 1u) << link;
 }
 
 // A chain along a line of neighbours (a 1-D mesh in rank order) meets the
@@ -224,8 +250,8 @@ TEST(SandersSibeynMesh, BadSizesExitTwoWithOneLine) {
                   "does not take groups of r = 2");
   expect_rejected(mesh + "--set network.k=[16,8] --set traffic.embedding=htree --set traffic.algorithm=chain",
                   "htree applies to binary and fractional trees");
-  expect_rejected(mesh + "--set network.k=[16,8] --set traffic.embedding=htree --set traffic.group=2 --set traffic.root=0",
-                  "traffic.root = 0: the htree embedding of this mesh broadcasts from PU");
+  expect_rejected(mesh + "--set network.k=[16,8] --set traffic.embedding=htree --set traffic.group=2 --set traffic.root=3",
+                  "traffic.root = 3: the htree embedding of this mesh broadcasts from PU 0");
   expect_rejected(mesh + "--set network.k=[4,4,4] --set traffic.embedding=htree", "traffic.embedding = htree");
   expect_rejected(mesh + "--set network.topology=fattree --set traffic.embedding=snake", "traffic.embedding = snake");
   expect_rejected(mesh + "--set nic.startup=12", "nic.startup = 12: t = 12 cycles is less than this network's pipeline");
