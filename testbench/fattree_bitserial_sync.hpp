@@ -1,0 +1,27 @@
+// The bit-serial tree's synchronisation scheme in the results (Ishii 1985,
+// section 2.1; routers/fattree_bitserial/sync_scheme.hpp): its verdict and its
+// hardware cost, both read from the level statistics the parts count.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "routers/fattree_bitserial/bit_serial_fat_tree.hpp"
+
+namespace icn {
+
+// Section 2.1's requirement: a switch decides an output only once every
+// stream that wants it has arrived (ConcentratorSwitch's late requests).
+// Flushing answers a late trunk stream by flushing; prefix and store must
+// never see one. Mid-stream runs report the count only (injected faults make
+// streams late, and their own checks say so). "" when the scheme held.
+std::string bitserial_sync_problem(bitserial::SyncScheme scheme, const std::vector<bitserial::BitSerialLevelStats>& levels);
+
+// result.sync: the scheme, per level the memory elements of one switch and
+// the most buffering bits a stream turning there carried, the late requests
+// and flushed streams.
+nlohmann::ordered_json bitserial_sync_json(bitserial::SyncScheme scheme,
+                                           const std::vector<bitserial::BitSerialLevelStats>& levels);
+
+}  // namespace icn
