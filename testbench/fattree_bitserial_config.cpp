@@ -39,7 +39,8 @@ const ChoiceParam kArbitration{"network.arbitration", "random", {"random", "trun
                                "concentrator switches: uniformly random grants, or streams from the trunk first"};
 const ChoiceParam kBufferFill{"network.buffer_fill", "zero", {"zero", "turn_bit"},
                               "value of buffering bits (ignored by switches): all 0, or the last repeats the turning bit "
-                              "(figures 6-8)"};
+                              "(figures 6-8)",
+                              "network.sync_scheme=midstream"};
 const ChoiceParam kSyncScheme{"network.sync_scheme", "midstream", {"midstream", "prefix", "flush", "store"},
                               "Ishii 2.1's answer to synchronisation: buffering bits mid-stream (2.1.4), at the front "
                               "without flushing (2.1.3, fails), flushing turning streams for trunk ones (2.1.1), or "
@@ -151,10 +152,13 @@ void read_network(Config& cfg, BitSerialSetup& s) {
   while ((std::int64_t{1} << s.height) < n) ++s.height;
   read_capacities(cfg, s);
   s.arbitration = kArbitration.read(cfg) == "random" ? Arbitration::kRandom : Arbitration::kTrunkPriority;
-  s.fill = kBufferFill.read(cfg) == "zero" ? BufferFill::kZero : BufferFill::kTurnBit;
   const std::string scheme = kSyncScheme.read(cfg);
   for (const auto sc : {SyncScheme::kMidstream, SyncScheme::kPrefix, SyncScheme::kFlush, SyncScheme::kStore})
     if (scheme == bitserial::to_string(sc)) s.scheme = sc;
+  // Only mid-stream buffering bits have a value of their own: prefix bits are
+  // idle 0s, and flush and store streams carry none.
+  if (s.scheme == SyncScheme::kMidstream)
+    s.fill = kBufferFill.read(cfg) == "zero" ? BufferFill::kZero : BufferFill::kTurnBit;
   read_failed_links(cfg, s);
   read_stuck_bits(cfg, s);
   s.swap = parse_swap_ejection(cfg, std::uint64_t{1} << s.height);

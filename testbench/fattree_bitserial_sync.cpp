@@ -24,7 +24,7 @@ nlohmann::ordered_json bitserial_sync_json(bitserial::SyncScheme scheme,
     buffering.push_back(l.stream_buffering_bits);
     late += l.late_requests;
     late_denied += l.late_denials;
-    flushed += l.flushed;
+    flushed += l.flushed - l.flushed_lost;  // streams a flush made lost (not denied before)
   }
   return {{"scheme", bitserial::to_string(scheme)},
           {"storage_bits_per_switch", storage},

@@ -20,7 +20,8 @@ std::string bitserial_sync_problem(bitserial::SyncScheme scheme, const std::vect
 
 // result.sync: the scheme, per level the memory elements of one switch and
 // the most buffering bits a stream turning there carried, the late requests
-// and flushed streams.
+// and the streams a flush made lost (a flushed stream that a switch below had
+// already denied counts once, as denied).
 nlohmann::ordered_json bitserial_sync_json(bitserial::SyncScheme scheme,
                                            const std::vector<bitserial::BitSerialLevelStats>& levels);
 

@@ -167,6 +167,7 @@ std::vector<BitSerialLevelStats> BitSerialFatTree::level_stats() const {
     s.denials_down = x.denials_down;
     s.ignored_bits = x.ignored_bits;
     s.flushed = x.flushed;
+    s.flushed_lost = x.flushed_lost;
     for (const auto& sw : switches_[level]) {
       s.storage_bits = std::max(s.storage_bits, sw->storage_bits());
       s.peak_stored_bits = std::max(s.peak_stored_bits, sw->peak_stored_bits());

@@ -63,6 +63,7 @@ struct BitSerialLevelStats {
   unsigned flush_wires = 0;              // flush wires driven per level-l switch
   unsigned stream_buffering_bits = 0;    // the most buffering bits a stream turning here carried
   std::uint64_t flushed = 0;             // turning streams flushed at level-l switches
+  std::uint64_t flushed_lost = 0;        // flushes reaching a level-l switch that had denied the stream
   std::uint64_t late_requests = 0, late_denials = 0;  // the synchronisation check (ConcentratorSwitch)
 };
 

@@ -161,6 +161,8 @@ void BitSerialSwitch::receive_flushes(Cycle now) {
       concentrators_[p.out_port]->release(p.out_path);
       out_flush_[p.out_port]->drive(now, p.out_path, true);
       ++stats_.flush_relayed;
+    } else if (p.kind == InputPath::kLost) {
+      ++stats_.flushed_lost;  // denied here before the flush: one loss, already counted
     }
     p = InputPath{};  // still in touched_: cleared again at the next delivery cycle
   });

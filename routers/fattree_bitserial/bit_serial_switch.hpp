@@ -84,10 +84,12 @@ struct SwitchStats {
   std::uint64_t stray_acks = 0;    // acknowledge on an unconnected path
   std::uint64_t flushed = 0;       // turning streams flushed by a trunk stream (flush scheme)
   std::uint64_t flush_relayed = 0; // flushes passed on downstream (flush scheme)
+  std::uint64_t flushed_lost = 0;  // flushes of a stream this switch had already denied
 
   SwitchStats& operator+=(const SwitchStats& x) {
     flushed += x.flushed;
     flush_relayed += x.flush_relayed;
+    flushed_lost += x.flushed_lost;
     requests_up += x.requests_up;
     requests_down += x.requests_down;
     denials_up += x.denials_up;
