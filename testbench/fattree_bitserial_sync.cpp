@@ -8,10 +8,10 @@ std::string bitserial_sync_problem(bitserial::SyncScheme scheme, const std::vect
     late += l.late_requests;
     denied += l.late_denials;
   }
-  if (late == 0 || scheme == bitserial::SyncScheme::kMidstream || scheme == bitserial::SyncScheme::kFlush) return "";
-  return "not synchronised: " + std::to_string(late) +
-         " stream(s) reached a switch output after it had committed its paths in that delivery cycle, " +
-         std::to_string(denied) + " of them lost there (" + bitserial::to_string(scheme) +
+  if (denied == 0 || scheme == bitserial::SyncScheme::kMidstream || scheme == bitserial::SyncScheme::kFlush) return "";
+  return "not synchronised: " + std::to_string(denied) +
+         " stream(s) lost at a switch output that had committed its paths before they arrived (" +
+         std::to_string(late) + " late request(s) in all; " + bitserial::to_string(scheme) +
          ": switches decide before every stream has arrived; Ishii 2.1.3)";
 }
 

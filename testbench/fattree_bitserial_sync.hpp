@@ -12,10 +12,12 @@
 namespace icn {
 
 // Section 2.1's requirement: a switch decides an output only once every
-// stream that wants it has arrived (ConcentratorSwitch's late requests).
-// Flushing answers a late trunk stream by flushing; prefix and store must
-// never see one. Mid-stream runs report the count only (injected faults make
-// streams late, and their own checks say so). "" when the scheme held.
+// stream that wants it has arrived (ConcentratorSwitch's late requests). The
+// failure is a stream lost to such a decision: prefix (and store, which must
+// never see a late request) fail the run with it; a late request that still
+// found a free path cost nothing and is only counted. Flushing answers a late
+// trunk stream by flushing. Mid-stream runs report the counts only (injected
+// faults make streams late, and their own checks say so). "" when it held.
 std::string bitserial_sync_problem(bitserial::SyncScheme scheme, const std::vector<bitserial::BitSerialLevelStats>& levels);
 
 // result.sync: the scheme, per level the memory elements of one switch and
