@@ -174,6 +174,16 @@ TEST(BitSerialSync, FlushingGivesTheTrunkStreamThePath) {
     // The first delivery cycle delivered the trunk stream.
     EXPECT_EQ(u(r.json.at("delivery_cycle_log")[0], "delivered"), 1u);
   }
+  // A trunk stream is never flushed, not even by a later trunk stream: with
+  // doubling capacities 2 -> 0 (turned at level 2) and 4 -> 0 (from the root)
+  // both come down s1_0's trunk, 4 clocks apart, for NIC 0's one path. The
+  // later one is denied, nothing is flushed.
+  const SyncRun r = run_scheme("flush", "--set network.processors=8 --set network.capacities=doubling "
+                                        "--set traffic.pattern=pairs --set 'traffic.pairs=[[2,0],[4,0]]'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(u(r.json.at("result").at("sync"), "flushed"), 0u);
+  EXPECT_EQ(u(r.json.at("result").at("switch_denials"), "down"), 1u);
+  EXPECT_EQ(u(r.json.at("levels")[0], "late_requests"), 1u);
 }
 
 // midstream is the default and today's model; storing the bits in the nodes
