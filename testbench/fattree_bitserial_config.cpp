@@ -23,6 +23,7 @@ namespace {
 
 using bitserial::Arbitration;
 using bitserial::BufferFill;
+using bitserial::SyncScheme;
 
 constexpr std::int64_t kMaxProcessors = 65536;
 
@@ -38,7 +39,12 @@ const ChoiceParam kArbitration{"network.arbitration", "random", {"random", "trun
                                "concentrator switches: uniformly random grants, or streams from the trunk first"};
 const ChoiceParam kBufferFill{"network.buffer_fill", "zero", {"zero", "turn_bit"},
                               "value of buffering bits (ignored by switches): all 0, or the last repeats the turning bit "
-                              "(figures 6-8)"};
+                              "(figures 6-8)",
+                              "network.sync_scheme=midstream"};
+const ChoiceParam kSyncScheme{"network.sync_scheme", "midstream", {"midstream", "prefix", "flush", "store"},
+                              "Ishii 2.1's answer to synchronisation: buffering bits mid-stream (2.1.4), at the front "
+                              "without flushing (2.1.3, fails), flushing turning streams for trunk ones (2.1.1), or "
+                              "storing them in the switches (2.1.2)"};
 const RawParam kFailedLinks{"network.failed_links", "[]",
                             "list of channels like nic3.up, s2_1.down0, s1_0.up, or one of those + .ack",
                             "cut wires (fault injection): every path of the channel (or of its acknowledge wire) carries "
@@ -68,7 +74,7 @@ const RawParam kPairs{"traffic.pairs", "[]", "a list of [source, destination] pa
 
 std::vector<ParamSpec> network_params() {
   return {kProcessors.spec(),  kCapacities.spec(), kArbitration.spec(),
-          kBufferFill.spec(),  kFailedLinks.spec(), kStuckBits.spec(),
+          kBufferFill.spec(),  kSyncScheme.spec(), kFailedLinks.spec(), kStuckBits.spec(),
           swap_ejection_param("processors")};
 }
 
@@ -146,7 +152,13 @@ void read_network(Config& cfg, BitSerialSetup& s) {
   while ((std::int64_t{1} << s.height) < n) ++s.height;
   read_capacities(cfg, s);
   s.arbitration = kArbitration.read(cfg) == "random" ? Arbitration::kRandom : Arbitration::kTrunkPriority;
-  s.fill = kBufferFill.read(cfg) == "zero" ? BufferFill::kZero : BufferFill::kTurnBit;
+  const std::string scheme = kSyncScheme.read(cfg);
+  for (const auto sc : {SyncScheme::kMidstream, SyncScheme::kPrefix, SyncScheme::kFlush, SyncScheme::kStore})
+    if (scheme == bitserial::to_string(sc)) s.scheme = sc;
+  // Only mid-stream buffering bits have a value of their own: prefix bits are
+  // idle 0s, and flush and store streams carry none.
+  if (s.scheme == SyncScheme::kMidstream)
+    s.fill = kBufferFill.read(cfg) == "zero" ? BufferFill::kZero : BufferFill::kTurnBit;
   read_failed_links(cfg, s);
   read_stuck_bits(cfg, s);
   s.swap = parse_swap_ejection(cfg, std::uint64_t{1} << s.height);
@@ -155,6 +167,8 @@ void read_network(Config& cfg, BitSerialSetup& s) {
 // nic.generator: the RTL only where this build has it, for trees it was verilated for.
 void read_generator(Config& cfg, BitSerialSetup& s) {
   s.rtl_generator = kGenerator.read(cfg) == "rtl";
+  if (s.rtl_generator && s.scheme != SyncScheme::kMidstream)
+    cfg.fail(kGenerator.key, "the RTL generator makes mid-stream-buffered streams: it needs network.sync_scheme=midstream");
 #ifdef ICNSIM_HAVE_RTL
   if (s.rtl_generator && s.height > bitserial::RtlRouteStreamGenerator::max_height()) {
     cfg.fail(kGenerator.key, "the RTL generator was verilated for trees of up to 2^" +

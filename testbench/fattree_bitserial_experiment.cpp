@@ -11,6 +11,7 @@
 #include "testbench/collective_experiment.hpp"
 #include "testbench/family.hpp"
 #include "testbench/fattree_bitserial_setup.hpp"
+#include "testbench/fattree_bitserial_sync.hpp"
 #include "testbench/greedy_processor.hpp"
 #include "testbench/message_sets.hpp"
 #ifdef ICNSIM_HAVE_RTL
@@ -132,7 +133,10 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
     add(overlong, "generator stream(s) longer than any route");
     add(truncated + partial, "stream(s) cut off before their last message bit");
     add(bad_reports, "delivery report(s) for no message in flight");
-    if (s.denials_up + s.denials_down + s.misrouted + overlong != ledger_.lost) {
+    const std::string sync = bitserial_sync_problem(setup_.scheme, network_.level_stats());
+    if (!sync.empty()) why += (why.empty() ? "" : "; ") + sync;
+    // A flushed stream may have been denied further down already: one loss.
+    if (s.denials_up + s.denials_down + s.misrouted + s.flushed - s.flushed_lost + overlong != ledger_.lost) {
       add(1, "mismatch: switches denied " + std::to_string(s.denials_up + s.denials_down) +
                  " stream(s) but NICs reported " + std::to_string(ledger_.lost) + " lost");
     }
@@ -153,6 +157,7 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
                      {"lost", ledger_.lost},
                      {"retried", ledger_.retried}};
     r["switch_denials"] = {{"up", s.denials_up}, {"down", s.denials_down}};
+    r["sync"] = bitserial_sync_json(setup_.scheme, network_.level_stats());
   }
 
   void write_expected(nlohmann::ordered_json& r) const override {
@@ -196,6 +201,12 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
                         {"denials_up", l.denials_up},
                         {"denials_down", l.denials_down},
                         {"ignored_bits", l.ignored_bits},
+                        {"storage_bits", l.storage_bits},
+                        {"peak_stored_bits", l.peak_stored_bits},
+                        {"flush_wires", l.flush_wires},
+                        {"stream_buffering_bits", l.stream_buffering_bits},
+                        {"flushed", l.flushed},
+                        {"late_requests", l.late_requests},
                         {"bits_up", l.bits_up},
                         {"bits_down", l.bits_down}});
     }
@@ -225,7 +236,9 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
   }
 
   std::vector<Column> columns() const override {
-    return {Column::text("network", "bit-serial " + setup_.capacity_label + " n=" + std::to_string(shape_.leaves())),
+    const std::string sync =
+        setup_.scheme == bitserial::SyncScheme::kMidstream ? "" : std::string(" ") + bitserial::to_string(setup_.scheme);
+    return {Column::text("network", "bit-serial " + setup_.capacity_label + " n=" + std::to_string(shape_.leaves()) + sync),
             Column::text("traffic", setup_.traffic_label),
             Column::integer("messages", "/result/messages/message_set"),
             {"lambda(FT,M)",
@@ -279,6 +292,7 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
     o.buffer_fill = s.fill;
     o.seed = ctx.seed;
     o.swap = s.swap;
+    o.scheme = s.scheme;
 #ifdef ICNSIM_HAVE_RTL
     if (s.rtl_generator) {
       const unsigned height = s.height;

@@ -17,6 +17,7 @@
 #include "routers/fattree_bitserial/concentrator_switch.hpp"
 #include "routers/fattree_bitserial/load_factor.hpp"
 #include "routers/fattree_bitserial/route_stream_generator.hpp"
+#include "routers/fattree_bitserial/sync_scheme.hpp"
 #include "testbench/experiment.hpp"
 
 namespace icn {
@@ -27,6 +28,7 @@ struct BitSerialSetup : ExperimentSetup {
   std::string capacity_label;
   bitserial::Arbitration arbitration = bitserial::Arbitration::kRandom;
   bitserial::BufferFill fill = bitserial::BufferFill::kZero;
+  bitserial::SyncScheme scheme = bitserial::SyncScheme::kMidstream;
   bool rtl_generator = false;
   std::string pattern;
   std::string traffic_label;

@@ -1,6 +1,9 @@
 #include "routers/fattree_bitserial/bit_serial_fat_tree.hpp"
 
+#include <algorithm>
 #include <sstream>
+
+#include "routers/fattree_bitserial/scheme_stream_generators.hpp"
 
 namespace icn::bitserial {
 
@@ -17,16 +20,36 @@ std::string switch_name(unsigned level, unsigned index) {
 // after reading M; the link adds one), so its routing bit is read at
 // up[l] = up[l-1] + 2. At the root every stream turns (no buffering bits), and
 // a descending stream reaches each level two clocks after the level above.
-std::vector<Cycle> down_decisions(unsigned height) {
-  std::vector<Cycle> up(height + 1, 0), down(height + 1, 0);
+std::vector<Cycle> up_decisions(unsigned height) {
+  std::vector<Cycle> up(height + 1, 0);
   up[1] = BitSerialNic::kFirstDrivePhase + 2;  // M read one clock after it is driven, routing bit the next
   for (unsigned l = 2; l <= height; ++l) up[l] = up[l - 1] + 2;
+  return up;
+}
+
+std::vector<Cycle> down_decisions(unsigned height) {
+  const std::vector<Cycle> up = up_decisions(height);
+  std::vector<Cycle> down(height + 1, 0);
   down[height] = up[height];
   for (unsigned l = height - 1; l >= 1; --l) down[l] = down[l + 1] + 2;
   return down;
 }
 
 }  // namespace
+
+Cycle BitSerialFatTree::up_decision(unsigned height, unsigned level) { return up_decisions(height)[level]; }
+
+// The default generator of each synchronisation scheme.
+static std::function<std::unique_ptr<RouteStreamGenerator>(NodeId)> scheme_generator(SyncScheme scheme, unsigned h,
+                                                                              BufferFill fill) {
+  switch (scheme) {
+    case SyncScheme::kPrefix: return [h](NodeId) { return std::make_unique<PrefixRouteStreamGenerator>(h); };
+    case SyncScheme::kFlush:
+    case SyncScheme::kStore: return [h](NodeId) { return std::make_unique<UnbufferedRouteStreamGenerator>(h); };
+    case SyncScheme::kMidstream: break;
+  }
+  return [h, fill](NodeId) { return std::make_unique<BehaviouralRouteStreamGenerator>(h, fill); };
+}
 
 Cycle BitSerialFatTree::delivery_cycle_length(unsigned height) {
   // Every stream's M reaches its destination NIC one clock after the level-1
@@ -47,10 +70,7 @@ BitSerialFatTree::BitSerialFatTree(sc_core::sc_module_name name, const FatTreeSh
       down_decision_(down_decisions(shape.height())) {
   const unsigned h = shape_.height();
   const NodeId n = shape_.leaves();
-  if (!options.make_generator) {
-    const BufferFill fill = options.buffer_fill;
-    options.make_generator = [h, fill](NodeId) { return std::make_unique<BehaviouralRouteStreamGenerator>(h, fill); };
-  }
+  if (!options.make_generator) options.make_generator = scheme_generator(options.scheme, h, options.buffer_fill);
   for (NodeId k = 0; k < n; ++k) {
     nics_.push_back(std::make_unique<BitSerialNic>(("nic" + std::to_string(k)).c_str(), BitSerialNic::Params{k, h},
                                                    clock_, ledger, counts_));
@@ -66,6 +86,8 @@ BitSerialFatTree::BitSerialFatTree(sc_core::sc_module_name name, const FatTreeSh
       p.policy = options.arbitration;
       p.seed = options.seed;
       p.rng_name = "fattree_bitserial." + switch_name(level, j);
+      p.scheme = options.scheme;
+      p.store_depth = static_cast<unsigned>(down_decision_[level] - up_decision(h, level));
       switches_[level].push_back(std::make_unique<BitSerialSwitch>(switch_name(level, j).c_str(), p, clock_));
       engine.add(*switches_[level].back());
     }
@@ -83,8 +105,14 @@ BitSerialFatTree::BitSerialFatTree(sc_core::sc_module_name name, const FatTreeSh
       b.up_ack = &make_channel(b.child + ".up.ack", width);
       b.down = &make_channel(b.parent + ".down" + std::to_string(b.side), width);
       b.down_ack = &make_channel(b.parent + ".down" + std::to_string(b.side) + ".ack", width);
+      b.down_flush = nullptr;
       switches_[level][k / 2]->connect(kBranch0 + b.side, *b.up, *b.up_ack, *b.down, *b.down_ack);
       if (level > 1) switches_[level - 1][k]->connect(kTrunk, *b.down, *b.down_ack, *b.up, *b.up_ack);
+      if (options.scheme == SyncScheme::kFlush) {
+        b.down_flush = &make_channel(b.parent + ".down" + std::to_string(b.side) + ".flush", width);
+        switches_[level][k / 2]->connect_flush(kBranch0 + b.side, *b.down_flush);
+        if (level > 1) switches_[level - 1][k]->connect_trunk_flush(*b.down_flush);
+      }
       branches_.push_back(b);
     }
   }
@@ -95,6 +123,7 @@ BitSerialFatTree::BitSerialFatTree(sc_core::sc_module_name name, const FatTreeSh
     const Branch& down = branches_[options.swap.wired_to(k)];
     auto make = options.make_generator;
     nics_[k]->attach(*own.up, *own.up_ack, *down.down, *down.down_ack, [make, k] { return make(k); });
+    if (down.down_flush != nullptr) nics_[k]->attach_flush(*down.down_flush);
   }
 }
 
@@ -137,6 +166,16 @@ std::vector<BitSerialLevelStats> BitSerialFatTree::level_stats() const {
     s.denials_up = x.denials_up;
     s.denials_down = x.denials_down;
     s.ignored_bits = x.ignored_bits;
+    s.flushed = x.flushed;
+    s.flushed_lost = x.flushed_lost;
+    for (const auto& sw : switches_[level]) {
+      s.storage_bits = std::max(s.storage_bits, sw->storage_bits());
+      s.peak_stored_bits = std::max(s.peak_stored_bits, sw->peak_stored_bits());
+      s.flush_wires = std::max(s.flush_wires, sw->flush_wires());
+      s.late_requests += sw->late_requests();
+      s.late_denials += sw->late_denials();
+    }
+    for (const auto& nic : nics_) s.stream_buffering_bits = std::max(s.stream_buffering_bits, nic->buffering_bits()[level]);
   }
   for (const Branch& b : branches_) {
     stats[b.level - 1].bits_up += b.up->bits_driven();

@@ -43,6 +43,10 @@ struct BitSerialOptions {
   // Makes each NIC's stream generators; default: the behavioural generator.
   std::function<std::unique_ptr<RouteStreamGenerator>(NodeId node)> make_generator;
   EjectionSwap swap;  // a wiring fault: two leaves' down paths crossed (network.swap_ejection)
+  // Ishii 2.1's answer to synchronisation (network.sync_scheme): picks the
+  // default generator, the switches' turning behaviour, and for flushing adds
+  // a flush wire beside every down path.
+  SyncScheme scheme = SyncScheme::kMidstream;
 };
 
 // Statistics of level l (1..H): the branch between levels l-1 and l and the level-l switches.
@@ -53,6 +57,14 @@ struct BitSerialLevelStats {
   std::uint64_t requests_up = 0, requests_down = 0;  // at the level-l switches' outputs
   std::uint64_t denials_up = 0, denials_down = 0;
   std::uint64_t ignored_bits = 0;  // buffering bits dropped by streams held at level-l switches
+  // What synchronisation costs at this level (sync_scheme.hpp), from the parts:
+  std::uint64_t storage_bits = 0;        // memory elements per level-l switch (TurnStore cells)
+  unsigned peak_stored_bits = 0;         // the most bits one path's register held
+  unsigned flush_wires = 0;              // flush wires driven per level-l switch
+  unsigned stream_buffering_bits = 0;    // the most buffering bits a stream turning here carried
+  std::uint64_t flushed = 0;             // turning streams flushed at level-l switches
+  std::uint64_t flushed_lost = 0;        // flushes reaching a level-l switch that had denied the stream
+  std::uint64_t late_requests = 0, late_denials = 0;  // the synchronisation check (ConcentratorSwitch)
 };
 
 class BitSerialFatTree : public sc_core::sc_module {
@@ -70,6 +82,9 @@ class BitSerialFatTree : public sc_core::sc_module {
   // Clock of a delivery cycle at which the level-l switches see the routing
   // bits of streams coming down their trunk (and release held streams).
   Cycle down_decision(unsigned level) const { return down_decision_[level]; }
+  // Clock at which the level-l switches see the routing bits of up-going
+  // streams (a turning stream's turning bit, for every scheme but prefix).
+  static Cycle up_decision(unsigned height, unsigned level);
   // Clocks per delivery cycle (see the .cpp for how it is sized).
   static Cycle delivery_cycle_length(unsigned height);
 
@@ -95,6 +110,7 @@ class BitSerialFatTree : public sc_core::sc_module {
     BitChannel* up_ack;
     BitChannel* down;
     BitChannel* down_ack;
+    BitChannel* down_flush;  // flush scheme only, else nullptr
   };
   const std::vector<Branch>& branches() const { return branches_; }
   // The channel (or acknowledge wire) with this name, e.g. "s2_1.down0.ack"; nullptr if none.

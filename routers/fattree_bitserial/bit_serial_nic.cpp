@@ -43,6 +43,7 @@ void BitSerialNic::attach(BitChannel& up, BitChannel& up_ack, BitChannel& down, 
   transmitters_.resize(up.width());
   for (auto& t : transmitters_) t.generator = make_generator();
   receivers_.resize(down.width());
+  buffering_bits_.assign(params_.height + 1, 0);
 }
 
 void BitSerialNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
@@ -142,6 +143,8 @@ void BitSerialNic::transmit(StreamTransmitter& t, unsigned path, Cycle now) {
       return;
     }
     t.state = StreamTransmitter::kMessage;
+    const unsigned h = turn_height(params_.node, t.dst);
+    if (t.route_bits > 2 * h) buffering_bits_[h] = std::max(buffering_bits_[h], t.route_bits - 2 * h);
   }
   if (t.state == StreamTransmitter::kMessage) {
     up_->drive(now, path, bit_at(t.message, t.message_pos));
@@ -197,6 +200,13 @@ void BitSerialNic::receive_bit(unsigned path, bool bit, Cycle now) {
 Cycle BitSerialNic::tick(Cycle now) {
   cursor_.seek(now);
   const Cycle phase = cursor_.phase();
+  if (down_flush_ != nullptr) {
+    down_flush_->receive(now, [&](std::uint32_t path, bool bit) {
+      if (!bit || !receivers_[path].active) return;
+      receivers_[path].active = false;  // flushed upstream: a new stream follows on this path
+      ++flushed_receptions_;
+    });
+  }
   down_->receive(now, [&](std::uint32_t path, bool bit) { receive_bit(path, bit, now); });
   up_ack_->receive(now, [&](std::uint32_t path, bool bit) {
     if (!bit) return;

@@ -82,6 +82,12 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   // transmitter per path of `up`, each with a generator from `make_generator`.
   void attach(BitChannel& up, BitChannel& up_ack, BitChannel& down, BitChannel& down_ack,
               const std::function<std::unique_ptr<RouteStreamGenerator>()>& make_generator);
+  // Flush scheme (Ishii 2.1.1): the flush wires of the down paths; a flush
+  // drops the message being received on that path (it was flushed upstream).
+  void attach_flush(BitChannel& down_flush) {
+    down_flush_ = &down_flush;
+    down_flush.connect_receiver(*this);
+  }
   void set_sink(DeliverySink& sink) { sink_ = &sink; }
   void set_report_sink(DeliveryReportSink& sink) { report_sink_ = &sink; }
 
@@ -117,6 +123,11 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   }
   // Clocks of the delivery cycle at which the last message bit arrived / an
   // acknowledge came back, over the run (tests).
+  // Receptions a flush wire cut short (flush scheme).
+  std::uint64_t flushed_receptions() const { return flushed_receptions_; }
+  // The most buffering bits a stream turning at height h carried: the bits
+  // its generator drove beyond M and the 2h - 1 routing bits (index h; 0 if none).
+  const std::vector<unsigned>& buffering_bits() const { return buffering_bits_; }
   Cycle last_arrival_phase() const { return last_arrival_phase_; }
   Cycle last_ack_phase() const { return last_ack_phase_; }
 
@@ -158,6 +169,7 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   BitChannel* up_ack_ = nullptr;
   BitChannel* down_ = nullptr;
   BitChannel* down_ack_ = nullptr;
+  BitChannel* down_flush_ = nullptr;
   DeliverySink* sink_ = nullptr;
   DeliveryReportSink* report_sink_ = nullptr;
   std::vector<StreamTransmitter> transmitters_;
@@ -167,6 +179,8 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   std::uint64_t truncated_ = 0;
   std::uint64_t stray_acks_ = 0;
   std::uint64_t received_ = 0;
+  std::uint64_t flushed_receptions_ = 0;
+  std::vector<unsigned> buffering_bits_;
   std::uint64_t failed_streams_ = 0;  // streams started while up_ was failed
   std::uint64_t failed_acks_ = 0;     // acknowledges driven while down_ack_ was failed
   Cycle last_arrival_phase_ = 0;

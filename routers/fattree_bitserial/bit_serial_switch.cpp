@@ -18,11 +18,26 @@ void BitSerialSwitch::connect(unsigned port, BitChannel& in, BitChannel& in_ack,
   inputs_[port].assign(in.width(), InputPath{});
   concentrators_[port] = std::make_unique<ConcentratorSwitch>(
       out.width(), params_.policy, Rng(params_.seed, params_.rng_name + "." + port_name(port)));
+  // Storing routing bits: a shift register per branch input path, as long as a
+  // turning stream waits here (none at the root, where nothing waits).
+  if (params_.scheme == SyncScheme::kStore && port != kTrunk && !store_ && params_.store_depth > 0)
+    store_ = std::make_unique<TurnStore>(in.width(), params_.store_depth);
+}
+
+void BitSerialSwitch::connect_flush(unsigned branch, BitChannel& out_flush) { out_flush_[branch] = &out_flush; }
+
+void BitSerialSwitch::connect_trunk_flush(BitChannel& in_flush) {
+  in_flush_ = &in_flush;
+  in_flush.connect_receiver(*this);
 }
 
 void BitSerialSwitch::start_delivery_cycle(std::uint64_t index) {
-  for (const PathRef r : touched_) inputs_[r.port][r.path] = InputPath{};
+  for (const PathRef r : touched_) {
+    inputs_[r.port][r.path] = InputPath{};
+    if (store_ && r.port != kTrunk) store_->clear(r.port, r.path);
+  }
   touched_.clear();
+  shifting_out_.clear();
   held_.clear();
   for (auto& c : concentrators_)
     if (c) c->clear();
@@ -39,6 +54,7 @@ void BitSerialSwitch::grant(PathRef input, unsigned out_port, unsigned out_path,
 
 void BitSerialSwitch::deny(PathRef input, unsigned out_port) {
   inputs_[input.port][input.path].kind = InputPath::kLost;
+  if (store_ && input.port != kTrunk) store_->clear(input.port, input.path);  // the stored bits are dropped
   if (out_port == kTrunk) ++stats_.denials_up;
   else ++stats_.denials_down;
 }
@@ -62,7 +78,8 @@ void BitSerialSwitch::on_bit(unsigned port, unsigned path, bool bit, Cycle now, 
   ++p.seen;
   switch (p.kind) {
     case InputPath::kConnected:
-      out_[p.out_port]->drive(now, p.out_path, bit);
+      if (stored(port, p)) store_->push(port, path, bit);  // shifted out by shift_out_stored()
+      else out_[p.out_port]->drive(now, p.out_path, bit);
       return;
     case InputPath::kRouting: {
       const unsigned out = exit_port(port, bit);
@@ -74,7 +91,7 @@ void BitSerialSwitch::on_bit(unsigned port, unsigned path, bool bit, Cycle now, 
       p.out_port = static_cast<std::uint8_t>(out);
       if (out_[out]->failed()) ++failed_streams_[out];
       const bool turning = port != kTrunk && out != kTrunk;
-      if (turning && phase < params_.down_decision) {
+      if (turning && holds_turning_streams(params_.scheme) && phase < params_.down_decision) {
         p.kind = InputPath::kHeld;
         held_.push_back(PathRef{port, path});
         return;
@@ -87,6 +104,10 @@ void BitSerialSwitch::on_bit(unsigned port, unsigned path, bool bit, Cycle now, 
       return;
     }
     case InputPath::kHeld:
+      if (store_) {  // storing routing bits: keep it, nothing is ignored
+        store_->push(port, path, bit);
+        return;
+      }
       if (p.ignored == 0) p.first_ignored = static_cast<std::uint16_t>(p.seen - 1);
       ++p.ignored;
       ++stats_.ignored_bits;
@@ -94,6 +115,70 @@ void BitSerialSwitch::on_bit(unsigned port, unsigned path, bool bit, Cycle now, 
     default:  // requesting (cannot get a second bit in its clock) or lost
       return;
   }
+}
+
+void BitSerialSwitch::receive_port(unsigned port, Cycle now, Cycle phase) {
+  if (in_[port] == nullptr) return;
+  in_[port]->receive(now, [&](std::uint32_t path, bool bit) { on_bit(port, path, bit, now, phase); });
+}
+
+void BitSerialSwitch::arbitrate(unsigned port, Cycle now) {
+  if (!concentrators_[port] || !concentrators_[port]->pending()) return;
+  concentrators_[port]->arbitrate(
+      [&](PathRef input, unsigned path) {
+        if (inputs_[input.port][input.path].kind == InputPath::kRequesting) grant(input, port, path, now);
+      },
+      [&](PathRef input) {
+        if (!flush_for(input, port, now)) deny(input, port);
+      });
+}
+
+// Flushing (2.1.1): a trunk stream denied a branch output takes the path of a
+// turning stream there, which is lost; the path's flush wire tells the blocks
+// downstream. Only trunk streams have the priority to flush.
+bool BitSerialSwitch::flush_for(PathRef input, unsigned port, Cycle now) {
+  if (params_.scheme != SyncScheme::kFlush || input.port != kTrunk || port == kTrunk) return false;
+  ConcentratorSwitch& c = *concentrators_[port];
+  unsigned path = 0;
+  if (!c.flushable_path(path)) return false;
+  const PathRef victim = c.source(path);
+  inputs_[victim.port][victim.path].kind = InputPath::kLost;
+  ++stats_.flushed;
+  c.reassign(path, input);
+  out_flush_[port]->drive(now, path, true);
+  grant(input, port, path, now);
+  return true;
+}
+
+// A flush arriving on a trunk input path: the stream on it was flushed above.
+// Drop it, free its output path and pass the flush on down that path.
+void BitSerialSwitch::receive_flushes(Cycle now) {
+  if (in_flush_ == nullptr) return;
+  in_flush_->receive(now, [&](std::uint32_t path, bool bit) {
+    if (!bit) return;
+    InputPath& p = inputs_[kTrunk][path];
+    if (p.kind == InputPath::kConnected) {
+      concentrators_[p.out_port]->release(p.out_path);
+      out_flush_[p.out_port]->drive(now, p.out_path, true);
+      ++stats_.flush_relayed;
+    } else if (p.kind == InputPath::kLost) {
+      ++stats_.flushed_lost;  // denied here before the flush: one loss, already counted
+    }
+    p = InputPath{};  // still in touched_: cleared again at the next delivery cycle
+  });
+}
+
+// Storing routing bits: each connected stored path shifts its oldest bit out.
+void BitSerialSwitch::shift_out_stored(Cycle now) {
+  std::size_t kept = 0;
+  for (const PathRef r : shifting_out_) {
+    const InputPath& p = inputs_[r.port][r.path];
+    bool bit = false;
+    if (p.kind != InputPath::kConnected || !store_->pop(r.port, r.path, bit)) continue;  // the stream has left
+    out_[p.out_port]->drive(now, p.out_path, bit);
+    shifting_out_[kept++] = r;
+  }
+  shifting_out_.resize(kept);
 }
 
 Cycle BitSerialSwitch::tick(Cycle now) {
@@ -118,10 +203,15 @@ Cycle BitSerialSwitch::tick(Cycle now) {
   }
   // Bits moving are not progress on this network: acknowledged messages are
   // (BitSerialNic::finish), which is what the stall watchdog watches.
-  for (unsigned port = 0; port < kPorts; ++port) {
-    if (in_[port] == nullptr) continue;
-    in_[port]->receive(now, [&](std::uint32_t path, bool bit) { on_bit(port, path, bit, now, phase); });
-  }
+  receive_flushes(now);
+  receive_port(kTrunk, now, phase);
+  // Flushing: trunk streams decide (and flush) before the branch inputs shift,
+  // so a flushed stream drives nothing in the clock its path is taken.
+  if (params_.scheme == SyncScheme::kFlush)
+    for (unsigned port = kBranch0; port <= kBranch1; ++port) arbitrate(port, now);
+  receive_port(kBranch0, now, phase);
+  receive_port(kBranch1, now, phase);
+  if (!shifting_out_.empty()) shift_out_stored(now);
   if (phase == params_.down_decision && !held_.empty()) {
     for (const PathRef r : held_) {
       InputPath& p = inputs_[r.port][r.path];
@@ -130,25 +220,42 @@ Cycle BitSerialSwitch::tick(Cycle now) {
       concentrators_[p.out_port]->request(r, false);
     }
   }
-  for (unsigned port = 0; port < kPorts; ++port) {
-    if (!concentrators_[port] || !concentrators_[port]->pending()) continue;
-    concentrators_[port]->arbitrate(
-        [&](PathRef input, unsigned path) {
-          if (inputs_[input.port][input.path].kind == InputPath::kRequesting) grant(input, port, path, now);
-        },
-        [&](PathRef input) { deny(input, port); });
-  }
+  for (unsigned port = 0; port < kPorts; ++port) arbitrate(port, now);
   if (phase == params_.down_decision && !held_.empty()) {
-    for (const PathRef r : held_) log_turn(r, inputs_[r.port][r.path].kind == InputPath::kConnected);
+    for (const PathRef r : held_) {
+      const bool granted = inputs_[r.port][r.path].kind == InputPath::kConnected;
+      log_turn(r, granted);
+      if (granted && store_) shifting_out_.push_back(r);
+    }
     held_.clear();
   }
   if (!turned_now_.empty()) {
     for (const PathRef r : turned_now_) log_turn(r, inputs_[r.port][r.path].kind == InputPath::kConnected);
     turned_now_.clear();
   }
+  // A stored stream shifts out one bit per clock until its register is empty.
+  if (!shifting_out_.empty()) return now + 1;
   // Held streams keep arriving bits, but the decision clock must not be missed.
   if (!held_.empty() && phase < params_.down_decision) return cursor_.start() + params_.down_decision;
   return kNever;
+}
+
+unsigned BitSerialSwitch::flush_wires() const {
+  unsigned n = 0;
+  for (const BitChannel* c : out_flush_) n += c ? c->width() : 0;
+  return n;
+}
+
+std::uint64_t BitSerialSwitch::late_requests() const {
+  std::uint64_t n = 0;
+  for (const auto& c : concentrators_) n += c ? c->late_requests() : 0;
+  return n;
+}
+
+std::uint64_t BitSerialSwitch::late_denials() const {
+  std::uint64_t n = 0;
+  for (const auto& c : concentrators_) n += c ? c->late_denials() : 0;
+  return n - stats_.flushed;  // a late trunk stream that flushed a path was not denied
 }
 
 std::uint64_t BitSerialSwitch::failed_requests(const BitChannel& channel) const {

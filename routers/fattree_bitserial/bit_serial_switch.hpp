@@ -31,6 +31,20 @@
 // (one clock per link plus one per routing-bit removal, see BitSerialFatTree):
 // when trunk streams present their routing bits (`down_decision`), and so how
 // long turning streams are held.
+//
+// The synchronisation scheme (sync_scheme.hpp, Ishii 2.1) changes what happens
+// to a turning stream:
+//   midstream  held as above, its buffering bits ignored;
+//   store      held, its bits stored in the TurnStore's shift register for its
+//              path, then shifted out `store_depth` clocks late once granted;
+//   prefix     not held: it asks for its output when its turning bit arrives;
+//   flush      not held either; a stream from the trunk that finds its branch
+//              output full flushes a turning stream from it (the
+//              concentrator's flushable path): the turning stream is lost,
+//              the trunk stream takes its path, and the switch raises the
+//              path's flush wire, which makes every block downstream drop the
+//              flushed stream and free what it held (2.1.1's condition: the
+//              low-priority stream must not have set its paths for good).
 #pragma once
 
 #include <systemc>
@@ -45,6 +59,8 @@
 #include "routers/fattree_bitserial/concentrator_switch.hpp"
 #include "routers/fattree_bitserial/delivery_cycle.hpp"
 #include "routers/fattree_bitserial/routing_bits.hpp"
+#include "routers/fattree_bitserial/sync_scheme.hpp"
+#include "routers/fattree_bitserial/turn_store.hpp"
 
 namespace icn::bitserial {
 
@@ -66,8 +82,14 @@ struct SwitchStats {
   std::uint64_t ignored_bits = 0;  // buffering bits dropped by held streams
   std::uint64_t misrouted = 0;     // routing bit pointing at a port that does not exist
   std::uint64_t stray_acks = 0;    // acknowledge on an unconnected path
+  std::uint64_t flushed = 0;       // turning streams flushed by a trunk stream (flush scheme)
+  std::uint64_t flush_relayed = 0; // flushes passed on downstream (flush scheme)
+  std::uint64_t flushed_lost = 0;  // flushes of a stream this switch had already denied
 
   SwitchStats& operator+=(const SwitchStats& x) {
+    flushed += x.flushed;
+    flush_relayed += x.flush_relayed;
+    flushed_lost += x.flushed_lost;
     requests_up += x.requests_up;
     requests_down += x.requests_down;
     denials_up += x.denials_up;
@@ -88,6 +110,8 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
     Arbitration policy = Arbitration::kRandom;
     std::uint64_t seed = 1;
     std::string rng_name;  // stable component name for the arbiter's random stream
+    SyncScheme scheme = SyncScheme::kMidstream;
+    unsigned store_depth = 0;  // store: clocks a turning stream waits here (down decision - its turning bit)
   };
 
   BitSerialSwitch(sc_core::sc_module_name name, Params params, const DeliveryCycleClock& clock);
@@ -96,6 +120,10 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   // reverse wire (driven here); `out` carries streams away and `out_ack` is its
   // reverse wire (read here). The root has no trunk.
   void connect(unsigned port, BitChannel& in, BitChannel& in_ack, BitChannel& out, BitChannel& out_ack);
+  // Flush scheme: the flush wires of a branch port's output paths (driven
+  // here), and those of the trunk's input paths (read here).
+  void connect_flush(unsigned branch, BitChannel& out_flush);
+  void connect_trunk_flush(BitChannel& in_flush);
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
@@ -108,6 +136,15 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   const BitChannel* output(unsigned port) const { return out_[port]; }
   const ConcentratorSwitch& concentrator(unsigned port) const { return *concentrators_[port]; }
   const SwitchStats& stats() const { return stats_; }
+  // What the synchronisation scheme costs in this switch, counted from its
+  // parts: memory elements (the TurnStore's cells), flush wires driven, and
+  // the most bits one path's shift register held.
+  std::uint64_t storage_bits() const { return store_ ? store_->storage_bits() : 0; }
+  unsigned peak_stored_bits() const { return store_ ? store_->peak_bits() : 0; }
+  unsigned flush_wires() const;
+  // The synchronisation check over this switch's output ports (ConcentratorSwitch).
+  std::uint64_t late_requests() const;
+  std::uint64_t late_denials() const;
   // What this switch asked of `channel`, one it drives, while it was failed:
   // streams whose routing bit chose it (an output), or acknowledges to send
   // back on it (an input's reverse wire). 0 for a channel it does not drive.
@@ -139,6 +176,12 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   void grant(PathRef input, unsigned out_port, unsigned out_path, Cycle now);
   void deny(PathRef input, unsigned out_port);
   void log_turn(PathRef input, bool granted);
+  void arbitrate(unsigned port, Cycle now);
+  void receive_port(unsigned port, Cycle now, Cycle phase);
+  bool stored(unsigned port, const InputPath& p) const { return store_ && port != kTrunk && p.out_port != kTrunk; }
+  void shift_out_stored(Cycle now);
+  bool flush_for(PathRef input, unsigned port, Cycle now);
+  void receive_flushes(Cycle now);
   bool current(Cycle t) const { return clock_.index(t) == delivery_cycle_; }
 
   Params params_;
@@ -158,6 +201,10 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   std::array<std::uint64_t, kPorts> failed_streams_{};  // per output: streams routed to it while failed
   std::array<std::uint64_t, kPorts> failed_acks_{};     // per input: acknowledges for its failed reverse wire
   std::vector<TurnRecord>* turn_log_ = nullptr;
+  std::unique_ptr<TurnStore> store_;       // store scheme, below the root
+  std::vector<PathRef> shifting_out_;      // store: connected paths whose register still holds bits
+  std::array<BitChannel*, kPorts> out_flush_{};  // flush scheme: per branch output
+  BitChannel* in_flush_ = nullptr;               // flush scheme: the trunk's input paths
 };
 
 }  // namespace icn::bitserial

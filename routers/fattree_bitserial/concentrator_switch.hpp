@@ -13,7 +13,16 @@
 //
 // Paths, once granted, stay connected until the delivery cycle ends: the switch
 // remembers which input drives each output path, which is also how the reverse
-// (acknowledge) wire of an output path finds its way back.
+// (acknowledge) wire of an output path finds its way back. Only the flushing
+// scheme (Ishii 2.1.1) takes a path back before then: release() frees a path
+// whose stream was flushed upstream, reassign() hands a path to the stream that
+// flushes its owner.
+//
+// Synchronisation check (section 2.1): the streams that want an output must
+// all have arrived when it decides. A request in a later clock of the same
+// delivery cycle than a decision already taken is a late request: the port
+// committed paths before it knew every stream. Mid-stream buffering and
+// storing never make one; prefix buffering does.
 #pragma once
 
 #include <cstdint>
@@ -39,11 +48,30 @@ class ConcentratorSwitch {
       : paths_(paths), policy_(policy), rng_(rng), source_(paths) {}
 
   unsigned paths() const { return paths_; }
-  unsigned free_paths() const { return paths_ - used_; }
+  unsigned free_paths() const { return paths_ - used_ + static_cast<unsigned>(released_.size()); }
   unsigned used_paths() const { return used_; }
 
   // A new delivery cycle: every path free.
-  void clear() { used_ = 0; }
+  void clear() {
+    used_ = 0;
+    released_.clear();
+    committed_ = false;
+  }
+
+  // Flushing (2.1.1): the stream on `path` was flushed upstream; the path is free again.
+  void release(unsigned path) { released_.push_back(path); }
+  // Flushing: `path` now carries `input`, which flushed the stream that had it.
+  void reassign(unsigned path, PathRef input) { source_[path] = input; }
+  // Flushing: a path carrying a stream that did not come down the trunk (the
+  // low-priority kind); false if every connected path carries a trunk stream.
+  bool flushable_path(unsigned& path) const {
+    for (unsigned p = 0; p < used_; ++p) {
+      if (source_[p].port == kTrunk || is_released(p)) continue;
+      path = p;
+      return true;
+    }
+    return false;
+  }
 
   // A stream asks for this output in the current cycle.
   void request(PathRef input, bool from_trunk) {
@@ -70,6 +98,11 @@ class ConcentratorSwitch {
     trunk_.clear();
     others_.clear();
     denials_ += denied;
+    if (committed_) {  // an earlier clock of this delivery cycle already decided this port
+      late_requests_ += requested;
+      late_denials_ += denied;
+    }
+    committed_ = true;
     return denied;
   }
 
@@ -79,6 +112,10 @@ class ConcentratorSwitch {
   std::uint64_t requests() const { return requests_; }
   std::uint64_t denials() const { return denials_; }
   std::uint64_t contended_decisions() const { return contended_; }
+  // Requests (and denials among them) that came after the port had decided in
+  // the same delivery cycle: the synchronisation check above.
+  std::uint64_t late_requests() const { return late_requests_; }
+  std::uint64_t late_denials() const { return late_denials_; }
 
  private:
   // Grants a uniformly random subset of `group`, as large as the free paths allow.
@@ -89,7 +126,13 @@ class ConcentratorSwitch {
     grant_random_subset(group, winners, rng_);  // the shared arbiter (routers/common/arbiter.hpp)
     for (std::size_t i = 0; i < k; ++i) {
       if (i < winners) {
-        const unsigned path = used_++;
+        unsigned path;
+        if (released_.empty()) {
+          path = used_++;
+        } else {
+          path = released_.back();
+          released_.pop_back();
+        }
         source_[path] = group[i];
         grant(group[i], path);
       } else {
@@ -109,6 +152,16 @@ class ConcentratorSwitch {
   std::uint64_t requests_ = 0;
   std::uint64_t denials_ = 0;
   std::uint64_t contended_ = 0;
+  std::vector<unsigned> released_;  // paths freed by a flush, reused first
+  bool committed_ = false;          // this port decided in this delivery cycle
+  std::uint64_t late_requests_ = 0;
+  std::uint64_t late_denials_ = 0;
+
+  bool is_released(unsigned path) const {
+    for (unsigned p : released_)
+      if (p == path) return true;
+    return false;
+  }
 };
 
 }  // namespace icn::bitserial

@@ -71,6 +71,20 @@ TEST(InputChecks, APresetNeverHidesAMistypedValue) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+// The bit-serial tree's synchronisation scheme is one of Ishii 2.1's four;
+// the RTL generator makes mid-stream-buffered streams only.
+TEST(InputChecks, BitSerialSyncSchemeIsOneOfTheFour) {
+  const std::string run = "run /dev/null --set network.type=fattree_bitserial --set network.sync_scheme=";
+  expect_rejected(run + "wave", "network.sync_scheme = wave: expected one of midstream|prefix|flush|store");
+  expect_rejected(run + "'[prefix]'", "network.sync_scheme");
+  expect_rejected(run + "store --set nic.generator=rtl",
+                  "nic.generator = rtl: the RTL generator makes mid-stream-buffered streams: it needs "
+                  "network.sync_scheme=midstream");
+  expect_rejected("run " + kMesh + " --set network.sync_scheme=flush", "unknown key 'network.sync_scheme'");
+  expect_rejected(run + "flush --set network.buffer_fill=turn_bit",
+                  "key 'network.buffer_fill' is not used here: applies only to network.sync_scheme=midstream");
+}
+
 TEST(InputChecks, AnUnknownKeySuggestsTheNearestKnownOne) {
   expect_rejected("run " + kMesh + " --set runn.max_cycles=5", "unknown key 'runn.max_cycles' (did you mean 'run.max_cycles'?)");
   expect_rejected("run " + kMesh + " --set traffic.patern=uniform", "(did you mean 'traffic.pattern'?)");
