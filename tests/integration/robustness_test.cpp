@@ -159,7 +159,9 @@ TEST(WorkGuard, CollectiveEstimatesAreWithinAFactorOfTwoOfTheMeasuredWork) {
       "hpam_gather_multicast",      "hpam_scatter_hybrid",          "hpam_scatter_multicast",
       "hpam_scatter_scaled_all",    "ibt_table1_line",              "torus_global_3d",
       "fattree_bitserial_8_waveform", "fattree_bitserial_constant256_permutation",
-      "fattree_bitserial_doubling64_random",
+      "fattree_bitserial_doubling64_random", "fractional_crossbar_broadcast", "fractional_crossbar_chain",
+      "fractional_crossbar_binary_reduction", "fractional_worked_example", "fractional_simplex_couples",
+      "fractional_simplex_direct", "fractional_hier_crossbar", "fractional_mesh_htree", "fractional_fattree",
   };
   for (const auto& name : scenarios) {
     SCOPED_TRACE(name);
