@@ -10,7 +10,10 @@
 
 #include "models/file_io.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -232,6 +235,71 @@ bool write_text_file(const std::string& path, const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// The scope every probe but the cycle counter shares (the run's top block,
+// "icnsim."), which shown names leave out; "" if there is none.
+template <class Var>
+std::string common_top(const std::vector<Var>& vars) {
+  std::string top;
+  for (std::size_t i = 1; i < vars.size(); ++i) {
+    const std::string first = vars[i].name.substr(0, vars[i].name.find('.') + 1);
+    if (i == 1) top = first;
+    else if (first != top) return "";
+  }
+  return top;
+}
+
+std::string shown_name(const std::string& name, const std::string& top) {
+  return slashed(!top.empty() && name.compare(0, top.size(), top) == 0 ? name.substr(top.size()) : name);
+}
+
+}  // namespace
+
+std::string WaveformTracer::row_text(std::size_t i, const std::string& save, const std::string& top) const {
+  const Var& v = vars_[i];
+  std::size_t filter = 0;  // filters by number, in declaration order
+  for (std::size_t f = 0; f < filters_.size(); ++f)
+    if (filters_[f].name == v.row.filter) filter = f + 1;
+  std::string g;
+  if (filter != 0) g += "^" + std::to_string(filter) + " " + absolute(filter_file_for(save, v.row.filter)) + "\n";
+  g += std::string(row_flags(v.row, v.bits, filter != 0)) + "\n";
+  g += "+{" + (v.row.label.empty() ? shown_name(v.name, top) : v.row.label) + "} SystemC." + v.name;
+  if (v.bits > 1) g += "[" + std::to_string(v.bits - 1) + ":0]";
+  return g + "\n";
+}
+
+std::string WaveformTracer::rows_text(const std::string& title, const std::vector<std::string>& names) const {
+  const std::string save = save_file_for(path_), top = common_top(vars_);
+  std::string g = "@800200\n-" + title + "\n";
+  for (const std::string& name : names)
+    for (std::size_t i = 0; i < vars_.size(); ++i)
+      if (vars_[i].name == name) g += row_text(i, save, top);
+  return g + "@1000200\n-" + title + "\n";
+}
+
+std::string WaveformTracer::window_lines(Cycle first, Cycle last, const std::vector<Cycle>& markers) const {
+  // GTKWave's view line: "*<zoom> <marker> <named markers A..Z>", times in
+  // the dump's units. GTKWave 3.3 draws 2^(zoom + 7.64) pixels per unit
+  // (measured on its screenshots: 200 at zoom 0, its closest), so this zoom
+  // makes the window's cycles fill about 700 pixels (the wave pane of a 1400-pixel window).
+  const double span = static_cast<double>((last > first ? last - first : 1) * time_per_cycle_);
+  const double zoom = std::min(0.0, std::log2(700.0 / span) - 7.64);
+  std::string g = "[timestart] " + std::to_string(first * time_per_cycle_) + "\n";
+  char head[64];
+  std::snprintf(head, sizeof head, "*%.6f %lld", zoom,
+                markers.empty() || markers[0] == kNever ? -1LL : static_cast<long long>(markers[0] * time_per_cycle_));
+  g += head;
+  for (std::size_t m = 0; m < 26; ++m)
+    g += " " + (m < markers.size() && markers[m] != kNever ? std::to_string(markers[m] * time_per_cycle_) : std::string("-1"));
+  return g + "\n";
+}
+
+std::string WaveformTracer::packet_save_file_for(const std::string& file, std::uint32_t id) {
+  const std::string save = save_file_for(file);
+  return save.empty() ? "" : save.substr(0, save.size() - 5) + ".packet" + std::to_string(id) + ".gtkw";
+}
+
 std::string WaveformTracer::save_file_text() const {
   if (!own_save_file_.empty()) return own_save_file_;
   const std::string save = save_file_for(path_);
@@ -239,20 +307,12 @@ std::string WaveformTracer::save_file_text() const {
   std::string g = "[*] GTKWave save file written by icnsim with " + dump + "\n" +
                   "[*] Open with: gtkwave " + dump + " " + file_io::base_of(save) + "\n" +
                   "[*] One group per block and port; counts in decimal, states by name (the .filter files).\n" +
-                  "[dumpfile] \"" + dump + "\"\n[timestart] 0\n[size] 1400 900\n";
-  // Filters by number, in declaration order.
-  std::map<std::string, std::size_t> filter_index;
-  for (std::size_t i = 0; i < filters_.size(); ++i) filter_index[filters_[i].name] = i + 1;
-  // Shown names drop the scope every probe shares (the run's top block, "icnsim").
-  std::string top;
-  for (std::size_t i = 1; i < vars_.size(); ++i) {
-    const std::string first = vars_[i].name.substr(0, vars_[i].name.find('.') + 1);
-    if (i == 1) top = first;
-    else if (first != top) top.clear();
-  }
-  auto shown = [&](const std::string& name) {
-    return slashed(!top.empty() && name.compare(0, top.size(), top) == 0 ? name.substr(top.size()) : name);
-  };
+                  "[dumpfile] \"" + dump + "\"\n[size] 1400 900\n";
+  // The first screen shows the run (its first 5000 cycles), not GTKWave's default few.
+  const Cycle last = time_per_cycle_ == 0 ? 0 : last_time_ / time_per_cycle_ + 1;
+  g += window_lines(0, std::min<Cycle>(last, 5000), {});
+  const std::string top = common_top(vars_);
+  auto shown = [&](const std::string& name) { return shown_name(name, top); };
   // Groups in the order of their first row.
   std::vector<std::string> groups;
   std::map<std::string, std::vector<std::size_t>> rows;
@@ -263,16 +323,7 @@ std::string WaveformTracer::save_file_text() const {
   }
   for (const std::string& group : groups) {
     if (!group.empty()) g += "@800200\n-" + shown(group) + "\n";
-    for (std::size_t i : rows[group]) {
-      const Var& v = vars_[i];
-      const auto filter = filter_index.find(v.row.filter);
-      const bool filtered = !v.row.filter.empty() && filter != filter_index.end();
-      if (filtered) g += "^" + std::to_string(filter->second) + " " + absolute(filter_file_for(save, v.row.filter)) + "\n";
-      g += std::string(row_flags(v.row, v.bits, filtered)) + "\n";
-      g += "+{" + (v.row.label.empty() ? shown(v.name) : v.row.label) + "} SystemC." + v.name;
-      if (v.bits > 1) g += "[" + std::to_string(v.bits - 1) + ":0]";
-      g += "\n";
-    }
+    for (std::size_t i : rows[group]) g += row_text(i, save, top);
     if (!group.empty()) g += "@1000200\n-" + shown(group) + "\n";
   }
   return g;
@@ -288,6 +339,8 @@ std::string WaveformTracer::write_save_files() {
       return "cannot write '" + filter_file_for(save, f.name) + "': " + std::strerror(errno);
   }
   if (!write_text_file(save, save_file_text())) return "cannot write '" + save + "': " + std::strerror(errno);
+  for (const auto& [path, text] : extra_save_files_)
+    if (!write_text_file(path, text())) return "cannot write '" + path + "': " + std::strerror(errno);
   return "";
 }
 

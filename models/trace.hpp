@@ -88,6 +88,18 @@ class WaveformTracer {
   static std::string save_file_for(const std::string& file);
   std::string save_file_text() const;
 
+  // Another save file, FILE.packet<ID>.gtkw for outputs.trace_packet ("" for
+  // a device), whose text is made when the run has ended (finish()).
+  static std::string packet_save_file_for(const std::string& file, std::uint32_t id);
+  void add_save_file(std::string path, std::function<std::string()> text) {
+    if (!path.empty()) extra_save_files_.emplace_back(std::move(path), std::move(text));
+  }
+  // Pieces of a save file: one group of the named probes' rows (as the main
+  // save file shows them), and the time window [first, last] in cycles with
+  // markers A, B, ... at the given cycles (kNever: unset).
+  std::string rows_text(const std::string& title, const std::vector<std::string>& names) const;
+  std::string window_lines(Cycle first, Cycle last, const std::vector<Cycle>& markers) const;
+
   // Evaluates every probe for the cycle that just ended.
   void sample(Cycle t);
 
@@ -140,6 +152,8 @@ class WaveformTracer {
   std::vector<std::function<std::string()>> companions_;
   std::vector<Filter> filters_;
   std::string own_save_file_;
+  std::vector<std::pair<std::string, std::function<std::string()>>> extra_save_files_;
+  std::string row_text(std::size_t var, const std::string& save, const std::string& top) const;
 };
 
 // Bits needed to hold values 0..max.

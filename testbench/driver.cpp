@@ -156,6 +156,20 @@ const RealParam kMaxWork{"run.max_work", "1e9", 1e3, 1e18,
                          "second on one core; sim.work_estimate in the JSON) exceeds this is refused before it starts",
                          "1e3..1e18"};
 
+// outputs.trace_packet: one id or a list, each a message id (32 bits).
+std::vector<std::uint32_t> read_trace_packets(Config& cfg, const ExperimentSetup& setup) {
+  const std::string key = "outputs.trace_packet";
+  const YAML::Node node = cfg.node(key);
+  std::vector<std::int64_t> ids;
+  if (node.IsScalar()) ids.push_back(cfg.integer(key, 0, 0xffffffffLL));
+  else ids = cfg.integer_list(key, 0, 0xffffffffLL);
+  if (ids.empty()) return {};
+  if (ids.size() > 64) cfg.fail(key, std::to_string(ids.size()) + " packets; at most 64 (one save file each)");
+  if (!setup.follows_packets())
+    cfg.fail(key, "applies only to network.type=vc (mesh, torus, fat tree); the other families do not follow packets yet");
+  return {ids.begin(), ids.end()};
+}
+
 }  // namespace
 
 Prepared prepare(Config& cfg) {
@@ -175,6 +189,7 @@ Prepared prepare(Config& cfg) {
   p.max_work = kMaxWork.read(cfg);
   p.json_path = cfg.text("outputs.json");
   p.vcd_path = cfg.text("outputs.vcd");
+  p.ctx.trace_packets = read_trace_packets(cfg, *p.setup);
   cfg.reject_unknown();
   return p;
 }
@@ -206,6 +221,9 @@ std::vector<ParamSpec> common_params() {
       kMaxWork.spec(),
       {"outputs.json", "", "a file path or empty", "write the JSON results here (also --json)"},
       {"outputs.vcd", "", "a file path or empty", "write waveforms here (also --vcd)"},
+      {"outputs.trace_packet", "[]", "a packet id (the flit bus's packet field) or a list of at most 64",
+       "beside the waveform, a save file per packet, FILE.packet<ID>.gtkw: the links and buffers it crossed, in path "
+       "order (network.type=vc)"},
   };
 }
 

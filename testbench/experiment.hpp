@@ -32,6 +32,8 @@ struct RunContext {
   std::uint64_t seed = 1;
   CycleEngine::Options engine;
   WaveformTracer* tracer = nullptr;  // set when waveforms are requested
+  // Packets (message ids) whose path gets its own save file (outputs.trace_packet).
+  std::vector<std::uint32_t> trace_packets;
 };
 
 class Experiment : public sc_core::sc_module {
@@ -85,6 +87,8 @@ class ExperimentSetup {
   // Files a run writes beside its waveform `waveform_file` (a Verilated
   // block's FILE.rtl.vcd), checked with the other outputs before elaboration.
   virtual std::vector<std::string> waveform_side_files(const std::string& waveform_file) const { return {}; }
+  // Whether the family follows packets for outputs.trace_packet.
+  virtual bool follows_packets() const { return false; }
 };
 
 // Where traffic was held when a run stopped (stall or cycle limit), for the

@@ -29,11 +29,19 @@ RunOutputs::RunOutputs(const RunRequest& request, Config& cfg, const Prepared& p
     const std::string file = vcd_file_for(vcd_path_);
     check_output_path(vcd_key_, file);
     outputs.emplace_back(vcd_key_, file);
+    // The save files beside it (a device such as /dev/null gets none).
+    if (const std::string save = WaveformTracer::save_file_for(file); !save.empty()) {
+      outputs.emplace_back(vcd_key_ + " (its save file)", save);
+      for (std::uint32_t id : p.ctx.trace_packets)
+        outputs.emplace_back("outputs.trace_packet", WaveformTracer::packet_save_file_for(file, id));
+    }
     for (const std::string& side : p.setup->waveform_side_files(file)) {
       check_output_path(vcd_key_ + " (the RTL waveform beside it)", side);
       outputs.emplace_back(vcd_key_ + " (the RTL waveform beside it)", side);
     }
   }
+  if (vcd_path_.empty() && !p.ctx.trace_packets.empty())
+    cfg.fail("outputs.trace_packet", "needs a waveform to follow the packet in: --vcd FILE or outputs.vcd");
   for (const std::string& key : cfg.input_file_keys())
     if (const std::string path = cfg.value_text(key); !path.empty()) inputs.emplace_back(key, path);
   check_distinct_files(outputs, inputs);

@@ -47,6 +47,7 @@ struct VcNetworkSpec {
 
 // Open-loop synthetic traffic on the network.
 struct VcSyntheticSetup : ExperimentSetup {
+  bool follows_packets() const override { return true; }
   VcNetworkSpec network;
   OpenLoopTraffic traffic;
   double rate = 0;  // traffic.injection_rate, flits per node per cycle

@@ -162,7 +162,10 @@ class VcExperiment : public OpenLoopExperiment, public vc::ArrivalSink {
       network_.nic(node).set_sink(*this);
     });
     start();
-    if (ctx.tracer != nullptr) network_.trace(*ctx.tracer, std::string(this->name()));
+    if (ctx.tracer != nullptr) {
+      network_.follow(ctx.trace_packets);
+      network_.trace(*ctx.tracer, std::string(this->name()));
+    }
   }
 
   std::uint64_t routers() const override { return topo_->routers(); }

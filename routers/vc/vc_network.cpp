@@ -182,8 +182,19 @@ void VcNetwork::trace_flit_bus(WaveformTracer& tracer, const std::string& scope,
 // Per router: each output's flit bus, switch grant and credits; each input
 // VC's occupancy and pipeline state. Per NIC: its injection and ejection
 // links and its source queue. One save-file group per router port.
+void VcNetwork::follow(const std::vector<std::uint32_t>& messages) {
+  if (messages.empty()) return;
+  follower_ = std::make_unique<PacketFollower>(messages);
+  for (auto& r : routers_) r->set_follower(follower_.get());
+  for (auto& n : nics_) n->set_follower(follower_.get());
+}
+
 void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
   const unsigned V = params_.router.vcs;
+  if (follower_)
+    for (const auto& [id, path] : follower_->paths())
+      tracer.add_save_file(WaveformTracer::packet_save_file_for(tracer.path(), id),
+                           [this, &tracer, prefix, id = id] { return packet_save_file(tracer, prefix, id); });
   std::vector<std::pair<std::uint32_t, std::string>> stages;
   for (std::uint32_t v = 0; v < std::size(InputUnits::kStageNames); ++v) stages.emplace_back(v, InputUnits::kStageNames[v]);
   tracer.add_filter("vc_state", std::move(stages));

@@ -16,6 +16,7 @@
 #include "models/packet.hpp"
 #include "models/trace.hpp"
 #include "models/wiring_fault.hpp"
+#include "routers/vc/packet_follower.hpp"
 #include "routers/vc/vc_nic.hpp"
 #include "routers/vc/vc_router.hpp"
 #include "routers/vc/vc_topology.hpp"
@@ -59,7 +60,12 @@ class VcNetwork : public sc_core::sc_module {
   std::string waiting_cycle() const;
 
   using sc_core::sc_object::trace;  // sc_object's trace(sc_trace_file*) stays visible beside ours
+  // The waveform's rows, and a save file per followed packet.
   void trace(WaveformTracer& tracer, const std::string& prefix);
+  // Follows these packets (message ids) hop by hop (outputs.trace_packet);
+  // before the run and before trace().
+  void follow(const std::vector<std::uint32_t>& messages);
+  const PacketFollower* follower() const { return follower_.get(); }
 
   // Fault injection (network.failed_links), before the run: the output link of
   // router r's port p, or node n's injection link, never carries a flit.
@@ -88,6 +94,9 @@ class VcNetwork : public sc_core::sc_module {
 
   void trace_flit_bus(WaveformTracer& tracer, const std::string& scope, const std::string& label,
                       const FlitLink* link) const;
+  // The save file of followed packet `id` (vc_packet_trace.cpp).
+  std::string packet_save_file(const WaveformTracer& tracer, const std::string& prefix, std::uint32_t id) const;
+  std::unique_ptr<PacketFollower> follower_;
 };
 
 }  // namespace icn::vc

@@ -65,6 +65,11 @@ Cycle VcNic::tick(Cycle now) {
       st.links += static_cast<std::uint32_t>(now - st.last_send);  // the ejection link
       st.head_ejected = now;
     }
+    if (follower_ != nullptr)
+      if (PacketFollower::Path* path = follower_->find(pool_[f.packet].message)) {
+        if (f.head()) path->head_ejected = now;
+        if (f.tail()) path->tail_ejected = now;
+      }
     if (!f.tail()) return;
     const Packet& p = pool_[f.packet];
     const unsigned flits = eject_count_[f.vc];
@@ -96,6 +101,13 @@ Cycle VcNic::tick(Cycle now) {
     if (sent_ == 0) {
       pool_[current_].injected = now;
       if (stages_) stages_->injected(current_, now);
+      if (follower_ != nullptr)
+        if (PacketFollower::Path* path = follower_->find(pool_[current_].message)) {
+          path->src = pool_[current_].src;
+          path->dst = pool_[current_].dst;
+          path->inject_vc = vc_;
+          path->injected = now;
+        }
     }
     credits_.consume(vc_);
     inject_->send(now, f);

@@ -23,6 +23,7 @@
 #include "models/packet.hpp"
 #include "models/packet_queue.hpp"
 #include "routers/common/vc_buffer.hpp"
+#include "routers/vc/packet_follower.hpp"
 #include "routers/vc/stage_log.hpp"
 #include "routers/vc/vc_router.hpp"
 
@@ -59,6 +60,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
   // reads as a group (e.g. HPAM's replicated messages); none by default.
   void accept_group_bits(std::uint32_t bits) { group_bits_ = bits; }
   void set_stage_log(StageLog* log) { stages_ = log; }
+  void set_follower(PacketFollower* follower) { follower_ = follower; }
   // Fault injection: the injection link never carries a flit (no credits).
   void fail_injection() {
     credits_.reset(params_.vcs, 0);
@@ -88,6 +90,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
   ArrivalSink* sink_ = nullptr;
   std::uint32_t group_bits_ = 0;
   StageLog* stages_ = nullptr;
+  PacketFollower* follower_ = nullptr;  // outputs.trace_packet
   bool injection_failed_ = false;
   std::uint64_t packets_accepted_ = 0;  // packets this NIC accepted
   FlitLink* inject_ = nullptr;

@@ -19,6 +19,7 @@
 #include "models/packet.hpp"
 #include "models/rng.hpp"
 #include "routers/vc/router_blocks.hpp"
+#include "routers/vc/packet_follower.hpp"
 #include "routers/vc/stage_log.hpp"
 #include "routers/vc/vc_topology.hpp"
 
@@ -88,6 +89,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   }
   // Heads leaving this router add their stage cycles here.
   void set_stage_log(StageLog* log) { stages_ = log; }
+  void set_follower(PacketFollower* follower) { follower_ = follower; }
 
   // The input VC (port, vc) waits for which downstream input VC? For the
   // deadlock report: set when the packet holds an output VC and has no credit.
@@ -135,6 +137,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   std::vector<std::uint16_t> grant_input_;  // ... and to which input port
   VcAllocator vc_alloc_;
   StageLog* stages_ = nullptr;
+  PacketFollower* follower_ = nullptr;  // outputs.trace_packet: null unless packets are followed
   std::vector<std::uint64_t> failed_outputs_;  // bit p: output p's link has failed (empty: none has)
   std::vector<std::uint64_t> failed_requests_;  // per output: packets routed to it while failed (empty: none failed)
   std::uint64_t all_vcs_ = 0;                  // mask of every VC

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -253,6 +254,83 @@ TEST(Waveform, EverySaveFileRowIsAWaveformSignal) {
     }
     EXPECT_GT(rows, 1) << "a save file with the cycle counter only";
   }
+}
+
+// outputs.trace_packet: a save file per packet whose rows are the links and
+// buffers it crossed, in path order, and whose comments give the hops the
+// routers recorded. Each recorded hop is checked against the waveform: the
+// head of that packet is on that output's flit bus (the destination NIC's
+// ejection bus for the last) in the cycle the router says it sent it, and on
+// the source NIC's injection bus in the cycle the NIC says it injected it.
+TEST(Waveform, TracePacketSaveFileFollowsThePacketsRecordedHops) {
+  const std::string dir = scratch_dir();
+  const std::vector<int> ids = {3, 17, 40, 77};
+  std::string list;
+  for (int id : ids) list += (list.empty() ? "" : ",") + std::to_string(id);
+  const CommandResult r = run_icnsim("run " + std::string(ICNSIM_SOURCE_DIR) +
+                                     "/testbench/scenarios/mesh8x8_uniform.yaml --quiet --set network.k=4 "
+                                     "--set traffic.injection_rate=0.2 --set measure.cycles=200 --vcd " + dir +
+                                     "/m.vcd --set outputs.trace_packet=[" + list + "]");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Vcd vcd = parse_vcd(read_file(dir + "/m.vcd"));
+  auto head_of = [&](const std::string& bus, std::uint64_t t) -> long {
+    const std::string b = "SystemC.icnsim." + bus + ".flit.";
+    if (vcd.at(b + "valid", t) == 0 || vcd.at(b + "head", t) == 0) return -1;
+    return static_cast<long>(vcd.at(b + "packet", t));
+  };
+  for (int id : ids) {
+    SCOPED_TRACE("packet " + std::to_string(id));
+    std::istringstream in(read_file(dir + "/m.packet" + std::to_string(id) + ".gtkw"));
+    int hops = 0, rows = 0;
+    long src = -1, dst = -1;
+    for (std::string line; std::getline(in, line);) {
+      long a = 0, b = 0, injected = 0;
+      unsigned vc = 0;
+      if (std::sscanf(line.c_str(), "[*] %ld -> %ld: injected (head) in cycle %ld on VC %u", &a, &b, &injected, &vc) == 4) {
+        src = a;
+        dst = b;
+        EXPECT_EQ(head_of("nic" + std::to_string(src) + ".inject", static_cast<std::uint64_t>(injected)), id);
+        EXPECT_EQ(vcd.at("SystemC.icnsim.nic" + std::to_string(src) + ".inject.flit.vc", static_cast<std::uint64_t>(injected)), vc);
+      }
+      char router[32], in_port[16], out_port[16];
+      unsigned in_vc = 0, out_vc = 0;
+      long sent = 0;
+      const auto at = line.find(", sent ");
+      if (line.rfind("[*] hop ", 0) == 0 && at != std::string::npos &&
+          std::sscanf(line.c_str(), "[*] hop %*d: %31s in %15s vc%u -> out %15s vc%u", router, in_port, &in_vc, out_port,
+                      &out_vc) == 5) {
+        sent = std::stol(line.substr(at + 7));
+        const std::string bus = std::string(out_port) == "local" ? "nic" + std::to_string(dst) + ".eject"
+                                                                 : std::string(router) + "." + out_port + ".out";
+        EXPECT_EQ(head_of(bus, static_cast<std::uint64_t>(sent)), id) << line;
+        EXPECT_EQ(vcd.at("SystemC.icnsim." + bus + ".flit.vc", static_cast<std::uint64_t>(sent)), out_vc) << line;
+        ++hops;
+      }
+      if (line.rfind("+{", 0) == 0) {
+        std::string signal = line.substr(line.find("} ") + 2);
+        EXPECT_EQ(vcd.ids.count(signal.substr(0, signal.find('['))), 1u) << signal;
+        ++rows;
+      }
+    }
+    ASSERT_GE(src, 0) << "no injection line";
+    // X-Y on the 4 x 4 mesh: a router per hop, |dx| + |dy| + 1 of them.
+    EXPECT_EQ(hops, std::labs(src % 4 - dst % 4) + std::labs(src / 4 - dst / 4) + 1);
+    EXPECT_GT(rows, 7 * 2);  // at least the two NIC buses
+  }
+}
+
+// outputs.trace_packet needs a waveform and a family that follows packets.
+TEST(Waveform, TracePacketBadInputIsOneLine) {
+  const std::string mesh = "run " + std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/mesh8x8_uniform.yaml ";
+  expect_rejected(mesh + "--set outputs.trace_packet=3", "outputs.trace_packet = 3: needs a waveform to follow the packet in");
+  expect_rejected("run /dev/null --set outputs.trace_packet=3 --vcd " + scratch_dir() + "/x.vcd",
+                  "outputs.trace_packet = 3: applies only to network.type=vc");
+  expect_rejected(mesh + "--set outputs.trace_packet=-1 --vcd " + scratch_dir() + "/y.vcd",
+                  "outputs.trace_packet = -1: out of range");
+  std::string many;
+  for (int i = 0; i < 65; ++i) many += (many.empty() ? "" : ",") + std::to_string(i);
+  expect_rejected(mesh + "--set outputs.trace_packet=[" + many + "] --vcd " + scratch_dir() + "/z.vcd",
+                  "65 packets; at most 64");
 }
 
 }  // namespace icn::test
