@@ -171,6 +171,16 @@ void WaveformTracer::discard() {
 
 void WaveformTracer::add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe, TraceRow row) {
   if (declared_) throw std::logic_error("waveform probe '" + name + "' added after the first sample");
+  if (!selected_.empty()) {
+    bool kept = false;
+    for (std::size_t start = 0; !kept && start <= name.size();) {
+      const std::size_t dot = std::min(name.find('.', start), name.size());
+      const std::string part = name.substr(start, dot - start);
+      for (const std::string& block : selected_) kept = kept || part == block;
+      start = dot + 1;
+    }
+    if (!kept) return;
+  }
   vars_.push_back({name, bits, std::move(row)});
   probes_.push_back(std::move(probe));
 }

@@ -75,6 +75,10 @@ class WaveformTracer {
   // `name` is hierarchical with '.' separators; GTKWave shows it as scopes.
   void add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe, TraceRow row = {});
 
+  // outputs.trace_routers: only probes one of whose dotted name's parts is
+  // one of these block names are added from now on (empty: every probe).
+  void select_blocks(std::vector<std::string> names) { selected_ = std::move(names); }
+
   // A translate filter: the names GTKWave shows for a probe's values (an
   // enum's states). Written as FILE.<name>.filter beside the save file.
   void add_filter(const std::string& name, std::vector<std::pair<std::uint32_t, std::string>> values);
@@ -151,6 +155,7 @@ class WaveformTracer {
   std::vector<std::function<std::uint32_t(Cycle)>> probes_;
   std::vector<std::function<std::string()>> companions_;
   std::vector<Filter> filters_;
+  std::vector<std::string> selected_;
   std::string own_save_file_;
   std::vector<std::pair<std::string, std::function<std::string()>>> extra_save_files_;
   std::string row_text(std::size_t var, const std::string& save, const std::string& top) const;

@@ -172,6 +172,49 @@ std::vector<std::uint32_t> read_trace_packets(Config& cfg, const ExperimentSetup
 
 }  // namespace
 
+// outputs.trace_window: [FROM, TO] in cycles, or [] for the whole run.
+void read_trace_window(Config& cfg, RunContext& ctx) {
+  const std::string key = "outputs.trace_window";
+  const std::vector<std::int64_t> w = cfg.integer_list(key, 0, std::int64_t{1} << 50);
+  if (w.empty()) return;
+  if (w.size() != 2 || w[0] > w[1]) cfg.fail(key, "expected [FROM, TO] with FROM <= TO (cycles, 0..2^50)");
+  ctx.trace_from = static_cast<Cycle>(w[0]);
+  ctx.trace_to = static_cast<Cycle>(w[1]);
+}
+
+// outputs.trace_routers: block names (r3_2, nic5) or [x, y] / [x, y, z]
+// coordinates, read as the mesh and torus name their routers (r<x>_<y>...).
+std::vector<std::string> read_trace_routers(Config& cfg) {
+  const std::string key = "outputs.trace_routers";
+  const YAML::Node node = cfg.node(key);
+  if (!node.IsSequence()) cfg.fail(key, "expected a list of router or NIC names (r3_2, nic5) or [x, y] coordinates");
+  std::vector<std::string> names;
+  auto word = [](const std::string& w) {
+    if (w.empty()) return false;
+    for (char c : w)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    return true;
+  };
+  for (const YAML::Node& item : node) {
+    if (item.IsScalar() && word(item.Scalar())) {
+      names.push_back(item.Scalar());
+      continue;
+    }
+    std::string name = "r";
+    bool ok = item.IsSequence() && item.size() >= 1 && item.size() <= 4;
+    for (std::size_t i = 0; ok && i < item.size(); ++i) {
+      const std::string v = item[i].IsScalar() ? item[i].Scalar() : "";
+      ok = !v.empty() && v.size() <= 9 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+      name += (i == 0 ? "" : "_") + v;
+    }
+    if (!ok) cfg.fail(key, "'" + (item.IsScalar() ? item.Scalar() : std::string("?")) +
+                               "' is neither a block name (letters, digits, _) nor [x, y] coordinates");
+    names.push_back(name);
+  }
+  if (names.size() > 4096) cfg.fail(key, std::to_string(names.size()) + " blocks; at most 4096");
+  return names;
+}
+
 Prepared prepare(Config& cfg) {
   Prepared p;
   cfg.declare(common_params());
@@ -190,6 +233,8 @@ Prepared prepare(Config& cfg) {
   p.json_path = cfg.text("outputs.json");
   p.vcd_path = cfg.text("outputs.vcd");
   p.ctx.trace_packets = read_trace_packets(cfg, *p.setup);
+  read_trace_window(cfg, p.ctx);
+  p.ctx.trace_blocks = read_trace_routers(cfg);
   cfg.reject_unknown();
   return p;
 }
@@ -221,6 +266,9 @@ std::vector<ParamSpec> common_params() {
       kMaxWork.spec(),
       {"outputs.json", "", "a file path or empty", "write the JSON results here (also --json)"},
       {"outputs.vcd", "", "a file path or empty", "write waveforms here (also --vcd)"},
+      {"outputs.trace_window", "[]", "[FROM, TO]: cycles, FROM <= TO", "trace only these cycles (inclusive; default the whole run)"},
+      {"outputs.trace_routers", "[]", "a list of router or NIC names (r3_2, nic5) or [x, y] coordinates",
+       "trace only the rows of these blocks (default all)"},
       {"outputs.trace_packet", "[]", "a packet id (the flit bus's packet field) or a list of at most 64",
        "beside the waveform, a save file per packet, FILE.packet<ID>.gtkw: the links and buffers it crossed, in path "
        "order (network.type=vc)"},
@@ -320,9 +368,15 @@ Simulated simulate(Prepared& p, RunOutputs& outputs, bool quiet) {
   Simulated s;
   WaveformTracer* tracer = outputs.open_waveform(p.ctx.engine.period);
   p.ctx.tracer = tracer;
+  if (tracer != nullptr) tracer->select_blocks(p.ctx.trace_blocks);  // outputs.trace_routers
   WallClock elaboration;
   s.experiment = p.setup->elaborate("icnsim", p.ctx).release();
-  if (tracer != nullptr) s.experiment->engine().add_cycle_hook([tracer](Cycle c) { tracer->sample(c); });
+  if (tracer != nullptr) {
+    const Cycle from = p.ctx.trace_from, to = p.ctx.trace_to;  // outputs.trace_window
+    s.experiment->engine().add_cycle_hook([tracer, from, to](Cycle c) {
+      if (c >= from && c <= to) tracer->sample(c);
+    });
+  }
   s.elaboration_seconds = elaboration.seconds();
   WallClock wall;
   {

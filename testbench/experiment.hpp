@@ -34,6 +34,10 @@ struct RunContext {
   WaveformTracer* tracer = nullptr;  // set when waveforms are requested
   // Packets (message ids) whose path gets its own save file (outputs.trace_packet).
   std::vector<std::uint32_t> trace_packets;
+  // outputs.trace_window (cycles sampled, inclusive) and outputs.trace_routers
+  // (the blocks whose rows are traced; empty: all).
+  Cycle trace_from = 0, trace_to = kNever;
+  std::vector<std::string> trace_blocks;
 };
 
 class Experiment : public sc_core::sc_module {

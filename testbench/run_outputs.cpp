@@ -42,6 +42,10 @@ RunOutputs::RunOutputs(const RunRequest& request, Config& cfg, const Prepared& p
   }
   if (vcd_path_.empty() && !p.ctx.trace_packets.empty())
     cfg.fail("outputs.trace_packet", "needs a waveform to follow the packet in: --vcd FILE or outputs.vcd");
+  if (vcd_path_.empty() && (p.ctx.trace_from != 0 || p.ctx.trace_to != kNever))
+    cfg.fail("outputs.trace_window", "applies only with a waveform: --vcd FILE or outputs.vcd");
+  if (vcd_path_.empty() && !p.ctx.trace_blocks.empty())
+    cfg.fail("outputs.trace_routers", "applies only with a waveform: --vcd FILE or outputs.vcd");
   for (const std::string& key : cfg.input_file_keys())
     if (const std::string path = cfg.value_text(key); !path.empty()) inputs.emplace_back(key, path);
   check_distinct_files(outputs, inputs);

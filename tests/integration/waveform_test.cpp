@@ -333,4 +333,37 @@ TEST(Waveform, TracePacketBadInputIsOneLine) {
                   "65 packets; at most 64");
 }
 
+// outputs.trace_window and outputs.trace_routers: only the cycles and blocks
+// asked for are in the waveform (read back from the VCD).
+TEST(Waveform, TraceWindowAndRoutersKeepOnlyWhatWasAsked) {
+  const std::string dir = scratch_dir();
+  const std::string mesh = "run " + std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/mesh8x8_uniform.yaml ";
+  const CommandResult r = run_icnsim(mesh + "--quiet --set network.k=4 --set measure.cycles=100 --vcd " + dir +
+                                     "/w.vcd --set outputs.trace_routers=[r1_1,[2,3],nic5] --set outputs.trace_window=[40,60]");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Vcd vcd = parse_vcd(read_file(dir + "/w.vcd"));
+  std::map<std::string, int> per_block;
+  for (const auto& [id, name] : vcd.names) {
+    if (name == "SystemC.cycle") continue;
+    std::string block;
+    for (const std::string b : {".r1_1.", ".r2_3.", ".nic5."})
+      if (name.find(b) != std::string::npos) block = b;
+    EXPECT_FALSE(block.empty()) << name << " is not a block that was asked for";
+    ++per_block[block];
+  }
+  EXPECT_EQ(per_block.size(), 3u);
+  // Cycles 40..60 only: the cycle counter's changes, after the values at time 0.
+  const auto& cycle = vcd.changes.at(vcd.ids.at("SystemC.cycle"));
+  ASSERT_GE(cycle.size(), 2u);
+  EXPECT_EQ(cycle[1].first, 40u);
+  EXPECT_EQ(cycle.back().first, 60u);
+  for (std::size_t i = 1; i < cycle.size(); ++i) EXPECT_EQ(cycle[i].second, cycle[i].first);
+  expect_rejected(mesh + "--set outputs.trace_window=[60,40] --vcd " + dir + "/x.vcd",
+                  "outputs.trace_window = [60, 40]: expected [FROM, TO] with FROM <= TO");
+  expect_rejected(mesh + "--set outputs.trace_window=[1,2]", "outputs.trace_window = [1, 2]: applies only with a waveform");
+  expect_rejected(mesh + "--set outputs.trace_routers=[r1_1]", "outputs.trace_routers = [r1_1]: applies only with a waveform");
+  expect_rejected(mesh + "--set 'outputs.trace_routers=[\"r1 1\"]' --vcd " + dir + "/y.vcd",
+                  "'r1 1' is neither a block name");
+}
+
 }  // namespace icn::test
