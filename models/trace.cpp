@@ -266,25 +266,34 @@ std::string shown_name(const std::string& name, const std::string& top) {
 
 }  // namespace
 
-std::string WaveformTracer::row_text(std::size_t i, const std::string& save, const std::string& top) const {
+WaveformTracer::RowContext WaveformTracer::row_context() const {
+  RowContext c;
+  c.top = common_top(vars_);
+  const std::string save = save_file_for(path_);
+  for (const Filter& f : filters_) c.filter_paths.push_back(absolute(filter_file_for(save, f.name)));
+  return c;
+}
+
+std::string WaveformTracer::row_text(std::size_t i, const RowContext& c) const {
   const Var& v = vars_[i];
   std::size_t filter = 0;  // filters by number, in declaration order
   for (std::size_t f = 0; f < filters_.size(); ++f)
     if (filters_[f].name == v.row.filter) filter = f + 1;
   std::string g;
-  if (filter != 0) g += "^" + std::to_string(filter) + " " + absolute(filter_file_for(save, v.row.filter)) + "\n";
+  if (filter != 0) g += "^" + std::to_string(filter) + " " + c.filter_paths[filter - 1] + "\n";
   g += std::string(row_flags(v.row, v.bits, filter != 0)) + "\n";
-  g += "+{" + (v.row.label.empty() ? shown_name(v.name, top) : v.row.label) + "} SystemC." + v.name;
+  g += "+{" + (v.row.label.empty() ? shown_name(v.name, c.top) : v.row.label) + "} SystemC." + v.name;
   if (v.bits > 1) g += "[" + std::to_string(v.bits - 1) + ":0]";
   return g + "\n";
 }
 
 std::string WaveformTracer::rows_text(const std::string& title, const std::vector<std::string>& names) const {
-  const std::string save = save_file_for(path_), top = common_top(vars_);
+  if (index_.empty())  // once, after the last probe (save files are made when the run has ended)
+    for (std::size_t i = 0; i < vars_.size(); ++i) index_.emplace(vars_[i].name, i);
+  const RowContext c = row_context();
   std::string g = "@800200\n-" + title + "\n";
   for (const std::string& name : names)
-    for (std::size_t i = 0; i < vars_.size(); ++i)
-      if (vars_[i].name == name) g += row_text(i, save, top);
+    if (const auto it = index_.find(name); it != index_.end()) g += row_text(it->second, c);
   return g + "@1000200\n-" + title + "\n";
 }
 
@@ -321,8 +330,8 @@ std::string WaveformTracer::save_file_text() const {
   // The first screen shows the run (its first 5000 cycles), not GTKWave's default few.
   const Cycle last = time_per_cycle_ == 0 ? 0 : last_time_ / time_per_cycle_ + 1;
   g += window_lines(0, std::min<Cycle>(last, 5000), {});
-  const std::string top = common_top(vars_);
-  auto shown = [&](const std::string& name) { return shown_name(name, top); };
+  const RowContext c = row_context();
+  auto shown = [&](const std::string& name) { return shown_name(name, c.top); };
   // Groups in the order of their first row.
   std::vector<std::string> groups;
   std::map<std::string, std::vector<std::size_t>> rows;
@@ -333,7 +342,7 @@ std::string WaveformTracer::save_file_text() const {
   }
   for (const std::string& group : groups) {
     if (!group.empty()) g += "@800200\n-" + shown(group) + "\n";
-    for (std::size_t i : rows[group]) g += row_text(i, save, top);
+    for (std::size_t i : rows[group]) g += row_text(i, c);
     if (!group.empty()) g += "@1000200\n-" + shown(group) + "\n";
   }
   return g;

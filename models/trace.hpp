@@ -23,6 +23,7 @@
 #include <deque>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -158,7 +159,15 @@ class WaveformTracer {
   std::vector<std::string> selected_;
   std::string own_save_file_;
   std::vector<std::pair<std::string, std::function<std::string()>>> extra_save_files_;
-  std::string row_text(std::size_t var, const std::string& save, const std::string& top) const;
+  // What every row of a save file shares: the scope shown names leave out
+  // and the filter files' paths (computed once per save file, not per row).
+  struct RowContext {
+    std::string top;
+    std::vector<std::string> filter_paths;
+  };
+  RowContext row_context() const;
+  std::string row_text(std::size_t var, const RowContext& context) const;
+  mutable std::unordered_map<std::string, std::size_t> index_;  // probe name -> its row, for rows_text
 };
 
 // Bits needed to hold values 0..max.

@@ -19,6 +19,19 @@ class ShiftOutGenerator : public RouteStreamGenerator {
   }
 
  protected:
+  // The section 3.3 stream from src to dst without its buffering bits, or
+  // with them moved in front of M as 0s (`buffering_in_front`).
+  void load_recomposed(unsigned height, NodeId src, NodeId dst, bool buffering_in_front) {
+    const RouteStream s = BehaviouralRouteStreamGenerator::compose(height, src, dst, BufferFill::kZero);
+    bits_.clear();
+    position_ = 0;
+    if (buffering_in_front)
+      for (const StreamBitKind k : s.kinds)
+        if (k == StreamBitKind::kBuffer) bits_.push_back(false);
+    for (std::size_t i = 0; i < s.bits.size(); ++i)
+      if (s.kinds[i] != StreamBitKind::kBuffer) bits_.push_back(s.bits[i]);
+  }
+
   std::vector<bool> bits_;
   std::size_t position_ = 0;
 };
@@ -30,15 +43,7 @@ class ShiftOutGenerator : public RouteStreamGenerator {
 class PrefixRouteStreamGenerator : public ShiftOutGenerator {
  public:
   explicit PrefixRouteStreamGenerator(unsigned height) : height_(height) {}
-  void load(NodeId src, NodeId dst) override {
-    const RouteStream s = BehaviouralRouteStreamGenerator::compose(height_, src, dst, BufferFill::kZero);
-    bits_.clear();
-    position_ = 0;
-    for (const StreamBitKind k : s.kinds)
-      if (k == StreamBitKind::kBuffer) bits_.push_back(false);
-    for (std::size_t i = 0; i < s.bits.size(); ++i)
-      if (s.kinds[i] != StreamBitKind::kBuffer) bits_.push_back(s.bits[i]);
-  }
+  void load(NodeId src, NodeId dst) override { load_recomposed(height_, src, dst, true); }
 
  private:
   unsigned height_;
@@ -50,13 +55,7 @@ class PrefixRouteStreamGenerator : public ShiftOutGenerator {
 class UnbufferedRouteStreamGenerator : public ShiftOutGenerator {
  public:
   explicit UnbufferedRouteStreamGenerator(unsigned height) : height_(height) {}
-  void load(NodeId src, NodeId dst) override {
-    const RouteStream s = BehaviouralRouteStreamGenerator::compose(height_, src, dst, BufferFill::kZero);
-    bits_.clear();
-    position_ = 0;
-    for (std::size_t i = 0; i < s.bits.size(); ++i)
-      if (s.kinds[i] != StreamBitKind::kBuffer) bits_.push_back(s.bits[i]);
-  }
+  void load(NodeId src, NodeId dst) override { load_recomposed(height_, src, dst, false); }
 
  private:
   unsigned height_;

@@ -18,6 +18,16 @@
 namespace icn::test {
 
 
+namespace {
+
+// A run of the shipped mesh scenario, with `sets`, writing its waveform to dir/m.vcd.
+CommandResult run_mesh_with_waveform(const std::string& dir, const std::string& sets) {
+  return run_icnsim("run " + std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/mesh8x8_uniform.yaml --quiet " +
+                    sets + " --vcd " + dir + "/m.vcd");
+}
+
+}  // namespace
+
 TEST(Waveform, VcdOpensInGtkwaveToolsAndMatchesTheTransfers) {
   const std::string dir = scratch_dir();
   const CommandResult r = run_icnsim("run /dev/null --set network.leaves=8 --set traffic.collective=multinode_broadcast "
@@ -124,10 +134,8 @@ TEST(Waveform, HpamReplicatorSignalsAddUpToItsCounts) {
 // strictly increasing cycles between its injection and its ejection.
 TEST(Waveform, VcFlitBusFollowsEveryPacketFromSourceToDestination) {
   const std::string dir = scratch_dir();
-  const CommandResult r = run_icnsim("run " + std::string(ICNSIM_SOURCE_DIR) +
-                                     "/testbench/scenarios/mesh8x8_uniform.yaml --quiet --set network.k=4 "
-                                     "--set traffic.injection_rate=0.1 --set measure.cycles=200 --json " + dir +
-                                     "/r.json --vcd " + dir + "/m.vcd");
+  const CommandResult r = run_mesh_with_waveform(
+      dir, "--set network.k=4 --set traffic.injection_rate=0.1 --set measure.cycles=200 --json " + dir + "/r.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Vcd vcd = parse_vcd(read_file(dir + "/m.vcd"));
   struct Seen {
@@ -203,8 +211,7 @@ TEST(Waveform, VcFlitBusFollowsEveryPacketFromSourceToDestination) {
 // are the enum's (read from the file, compared with the enumerators here).
 TEST(Waveform, VcStateFilterMatchesTheRouterStages) {
   const std::string dir = scratch_dir();
-  ASSERT_EQ(run_icnsim("run " + std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/mesh8x8_uniform.yaml --quiet "
-                       "--set network.k=2 --set measure.cycles=20 --vcd " + dir + "/m.vcd").exit_code, 0);
+  ASSERT_EQ(run_mesh_with_waveform(dir, "--set network.k=2 --set measure.cycles=20").exit_code, 0);
   std::map<std::string, int> value;
   std::istringstream in(read_file(dir + "/m.vc_state.filter"));
   for (std::string line; std::getline(in, line);) {
@@ -267,10 +274,9 @@ TEST(Waveform, TracePacketSaveFileFollowsThePacketsRecordedHops) {
   const std::vector<int> ids = {3, 17, 40, 77};
   std::string list;
   for (int id : ids) list += (list.empty() ? "" : ",") + std::to_string(id);
-  const CommandResult r = run_icnsim("run " + std::string(ICNSIM_SOURCE_DIR) +
-                                     "/testbench/scenarios/mesh8x8_uniform.yaml --quiet --set network.k=4 "
-                                     "--set traffic.injection_rate=0.2 --set measure.cycles=200 --vcd " + dir +
-                                     "/m.vcd --set outputs.trace_packet=[" + list + "]");
+  const CommandResult r = run_mesh_with_waveform(
+      dir, "--set network.k=4 --set traffic.injection_rate=0.2 --set measure.cycles=200 --set outputs.trace_packet=[" +
+               list + "]");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Vcd vcd = parse_vcd(read_file(dir + "/m.vcd"));
   auto head_of = [&](const std::string& bus, std::uint64_t t) -> long {
@@ -338,10 +344,11 @@ TEST(Waveform, TracePacketBadInputIsOneLine) {
 TEST(Waveform, TraceWindowAndRoutersKeepOnlyWhatWasAsked) {
   const std::string dir = scratch_dir();
   const std::string mesh = "run " + std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/mesh8x8_uniform.yaml ";
-  const CommandResult r = run_icnsim(mesh + "--quiet --set network.k=4 --set measure.cycles=100 --vcd " + dir +
-                                     "/w.vcd --set outputs.trace_routers=[r1_1,[2,3],nic5] --set outputs.trace_window=[40,60]");
+  const CommandResult r = run_mesh_with_waveform(
+      dir, "--set network.k=4 --set measure.cycles=100 --set outputs.trace_routers=[r1_1,[2,3],nic5] "
+           "--set outputs.trace_window=[40,60]");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const Vcd vcd = parse_vcd(read_file(dir + "/w.vcd"));
+  const Vcd vcd = parse_vcd(read_file(dir + "/m.vcd"));
   std::map<std::string, int> per_block;
   for (const auto& [id, name] : vcd.names) {
     if (name == "SystemC.cycle") continue;
