@@ -363,6 +363,96 @@ std::string WaveformTracer::write_save_files() {
   return "";
 }
 
+namespace {
+
+// The variables of a Verilated VCD's header, by scope path (Verilator names
+// an instance by its host's dotted SystemC name: one scope whose name has dots).
+struct RtlVar {
+  std::vector<std::string> scopes;
+  std::string name;  // with its range: "data_o [31:0]" is shown as "data_o[31:0]"
+};
+
+bool read_rtl_header(const std::string& file, std::vector<RtlVar>& vars) {
+  std::FILE* f = std::fopen(file.c_str(), "r");
+  if (f == nullptr) return false;
+  std::vector<std::string> scopes;
+  char word[4096];
+  // Tokens separated by blanks, up to $enddefinitions.
+  auto next = [&](std::string& w) {
+    if (std::fscanf(f, "%4095s", word) != 1) return false;
+    w = word;
+    return true;
+  };
+  std::string w;
+  while (next(w) && w != "$enddefinitions") {
+    if (w == "$scope") {
+      std::string kind, name;
+      if (!next(kind) || !next(name)) break;
+      scopes.push_back(name);
+    } else if (w == "$upscope") {
+      if (!scopes.empty()) scopes.pop_back();
+    } else if (w == "$var") {
+      std::string kind, size, id, name, range;
+      if (!next(kind) || !next(size) || !next(id) || !next(name) || !next(range)) break;
+      if (range != "$end") name += range;
+      vars.push_back({scopes, name});
+    }
+  }
+  std::fclose(f);
+  return true;
+}
+
+// Where a top module's signal goes in its group: inputs, outputs, then _q
+// registers (lowRISC names); -1 for the rest, and for clk_i, which one
+// sample per cycle shows flat.
+int row_rank(const std::string& name) {
+  const std::string base = name.substr(0, name.find('['));
+  if (base == "clk_i") return -1;
+  return ends_with(base, "_i") ? 0 : ends_with(base, "_o") ? 1 : ends_with(base, "_q") ? 2 : -1;
+}
+
+}  // namespace
+
+std::string WaveformTracer::write_rtl_save_file(const std::string& rtl_file) const {
+  const std::string save = save_file_for(rtl_file);
+  if (save.empty()) return "";
+  std::vector<RtlVar> vars;
+  if (!read_rtl_header(rtl_file, vars)) return "cannot read '" + rtl_file + "' back: " + std::strerror(errno);
+  const std::string dump = file_io::base_of(rtl_file);
+  std::string g = "[*] GTKWave save file written by icnsim with " + dump + "\n" +
+                  "[*] Open with: gtkwave " + dump + " " + file_io::base_of(save) + "\n" +
+                  "[*] One group per Verilated block, named by the block that hosts it: its top module's ports and\n"
+                  "[*] _q registers (the file holds every signal). One sample per cycle, before the cycle's clock\n"
+                  "[*] edge, at the same times as " + file_io::base_of(path_) + " (clk_i, flat at one sample a cycle, is left out).\n" +
+                  "[dumpfile] \"" + dump + "\"\n[size] 1400 900\n";
+  const Cycle last = time_per_cycle_ == 0 ? 0 : last_time_ / time_per_cycle_ + 1;
+  g += window_lines(0, std::min<Cycle>(last, 5000), {});
+  // The top module of each instance: the instance's scope, then one module scope.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const RtlVar*>> rows;
+  for (const RtlVar& v : vars)
+    if (v.scopes.size() == 2 && row_rank(v.name) >= 0) {
+      if (rows.find(v.scopes[0]) == rows.end()) order.push_back(v.scopes[0]);
+      rows[v.scopes[0]].push_back(&v);
+    }
+  for (auto& [instance, list] : rows)
+    std::stable_sort(list.begin(), list.end(),
+                     [](const RtlVar* a, const RtlVar* b) { return row_rank(a->name) < row_rank(b->name); });
+  for (const std::string& instance : order) {
+    // "icnsim.net.nic0_route_stream_generator_0.rtl" -> "net/nic0_route_stream_generator_0/rtl".
+    const std::string shown = slashed(instance.compare(0, 7, "icnsim.") == 0 ? instance.substr(7) : instance);
+    g += "@800200\n-" + shown + "\n";
+    for (const RtlVar* v : rows[instance]) {
+      const bool wide = v->name.find('[') != std::string::npos;
+      g += std::string(wide ? "@24" : "@28") + "\n+{" + shown + "/" + v->name.substr(0, v->name.find('[')) + "} " +
+           v->scopes[0] + "." + v->scopes[1] + "." + v->name + "\n";
+    }
+    g += "@1000200\n-" + shown + "\n";
+  }
+  if (!write_text_file(save, g)) return "cannot write '" + save + "': " + std::strerror(errno);
+  return "";
+}
+
 void WaveformTracer::fail(const std::string& why) {
   if (error_.empty()) error_ = why;
 }

@@ -112,6 +112,20 @@ class WaveformTracer {
   // place. Returns "" on success, else one line saying what went wrong.
   std::string finish();
 
+  // The dump's time base: `timescale()` units ("1 ns" or "1 ps") and
+  // time_per_cycle() of them per clock period. A Verilated block's own file
+  // (FILE.rtl.vcd) uses the same, one sample per cycle, so that a cycle has
+  // the same time in both files.
+  const std::string& timescale() const { return timescale_; }
+  std::uint64_t time_per_cycle() const { return time_per_cycle_; }
+
+  // Writes the save file of a finished Verilated waveform `rtl_file`
+  // (FILE.rtl.vcd -> FILE.rtl.gtkw; nothing for a device): one group per
+  // Verilated instance, under the name of the block that hosts it, holding
+  // its top module's ports and _q registers, with the window of the main
+  // save file. "" or one line.
+  std::string write_rtl_save_file(const std::string& rtl_file) const;
+
   std::size_t probes() const { return probes_.size(); }
   const std::string& path() const { return path_; }
   bool fst() const { return fst_format_; }

@@ -270,9 +270,15 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
       if (!s.rtl_generator) return;
       clock = std::make_unique<bitserial::RtlClock>("rtl_clock", engine);
       if (ctx.tracer != nullptr) {
-        waveform = std::make_unique<bitserial::RtlWaveform>("rtl_waveform", WaveformTracer::rtl_file_for(ctx.tracer->path()));
+        const WaveformTracer* tracer = ctx.tracer;
+        waveform = std::make_unique<bitserial::RtlWaveform>("rtl_waveform", WaveformTracer::rtl_file_for(tracer->path()),
+                                                            ctx.engine.period, tracer->timescale(),
+                                                            tracer->time_per_cycle());
         bitserial::RtlWaveform* w = waveform.get();
-        ctx.tracer->add_companion([w] { return w->finish(); });
+        ctx.tracer->add_companion([w, tracer] {
+          const std::string why = w->finish();
+          return why.empty() ? tracer->write_rtl_save_file(w->path()) : why;
+        });
       }
 #endif
     }

@@ -63,15 +63,18 @@ HpamExperiment::HpamExperiment(sc_core::sc_module_name name, const HpamSetup& se
     // Each replicator beside the router it hangs from: <exp>.repl_<router>.*;
     // a Verilated one also dumps its ports and registers to a file of its
     // own, on the same clock (docs/rtl.md).
-    const auto period_ps = static_cast<std::uint64_t>(ctx.engine.period.to_seconds() * 1e12 + 0.5);
     const CycleEngine* engine = &(CollectiveExperiment::engine_);
+    const WaveformTracer* tracer = ctx.tracer;
     for (const auto& rep : replicators_) {
       rep->trace(*ctx.tracer, std::string(this->name()) + "." + rep->basename());
       if (setup.replicator_impl != hpam::ReplicatorImpl::kRtl) continue;
       hpam::ReplicatorCore* core = &rep->core();
-      core->trace_waveform(hpam_replicator_waveform_file(ctx.tracer->path(), rep->basename()),
-                           [engine, period_ps] { return engine->now() * period_ps; }, period_ps);
-      ctx.tracer->add_companion([core] { return core->finish_waveform(); });
+      const std::string file = hpam_replicator_waveform_file(ctx.tracer->path(), rep->basename());
+      core->trace_waveform(file, [engine] { return engine->now(); }, tracer->time_per_cycle(), tracer->timescale());
+      ctx.tracer->add_companion([core, tracer, file] {
+        const std::string why = core->finish_waveform();
+        return why.empty() ? tracer->write_rtl_save_file(file) : why;
+      });
     }
   }
   trials_.resize(setup.shapes.size());
@@ -165,7 +168,8 @@ void HpamExperiment::build_replicators() {
     if (!rp) continue;
     const hpam::Position at = geo_.position(r);
     const unsigned f = topo_.down_ports(r);
-    auto core = hpam::make_replicator(setup_.replicator_impl, f, setup_.replicator_mode, setup_.replicator_depth);
+    auto core = hpam::make_replicator(setup_.replicator_impl, f, setup_.replicator_mode, setup_.replicator_depth,
+                                      std::string(name()) + "." + hpam_replicator_name(at) + ".rtl");
     if (!core) throw std::logic_error("hpam: no RTL replicator in this build");
     replicators_.push_back(std::make_unique<hpam::InterLevelReplicator>(
         hpam_replicator_name(at).c_str(), std::move(core), geo_, at, setup_.net.router.vcs, depth, pool_,

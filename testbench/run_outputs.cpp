@@ -38,6 +38,8 @@ RunOutputs::RunOutputs(const RunRequest& request, Config& cfg, const Prepared& p
     for (const std::string& side : p.setup->waveform_side_files(file)) {
       check_output_path(vcd_key_ + " (the RTL waveform beside it)", side);
       outputs.emplace_back(vcd_key_ + " (the RTL waveform beside it)", side);
+      if (const std::string save = WaveformTracer::save_file_for(side); !save.empty())
+        outputs.emplace_back(vcd_key_ + " (the RTL waveform's save file)", save);
     }
   }
   if (vcd_path_.empty() && !p.ctx.trace_packets.empty())

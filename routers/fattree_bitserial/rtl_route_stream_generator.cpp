@@ -5,6 +5,7 @@
 #include <verilated.h>
 #include <verilated_vcd_c.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "Vroute_stream_generator.h"
@@ -90,11 +91,16 @@ void RtlRouteStreamGenerator::trace(VerilatedVcdC& file, int levels) { dut_->tra
 // signals and are not used: the Verilated models add theirs to the VCD.
 class RtlWaveform::TraceFile : public sc_core::sc_trace_file {
  public:
-  explicit TraceFile(const std::vector<RtlRouteStreamGenerator*>& generators) : vcd_(&file_) {
-    const sc_core::sc_time second(1, sc_core::SC_SEC);
-    if (second.to_default_time_units() != 0)
-      vcd_.set_time_unit(sc_core::sc_time(1.0 / second.to_default_time_units(), sc_core::SC_SEC).to_string());
-    vcd_.set_time_resolution(sc_core::sc_get_time_resolution().to_string());
+  // `unit` and `steps_per_cycle`: the main waveform's time base
+  // (WaveformTracer::timescale, time_per_cycle), so that cycle t has the
+  // same time in both files.
+  TraceFile(const std::vector<RtlRouteStreamGenerator*>& generators, const sc_core::sc_time& period,
+            const std::string& unit, std::uint64_t steps_per_cycle)
+      : vcd_(&file_), period_(period.value()), steps_per_cycle_(steps_per_cycle) {
+    std::string u = unit;
+    u.erase(std::remove(u.begin(), u.end(), ' '), u.end());  // Verilator reads "1ns"
+    vcd_.set_time_unit(u);
+    vcd_.set_time_resolution(u);
     for (RtlRouteStreamGenerator* g : generators) g->trace(vcd_, 99);
     sc_core::sc_get_curr_simcontext()->add_trace_file(this);
   }
@@ -149,25 +155,34 @@ class RtlWaveform::TraceFile : public sc_core::sc_trace_file {
 #undef ICN_IGNORED_TRACE_B
 
  protected:
+  // One sample per cycle, at the whole period where the engine runs cycle t:
+  // the generator's registers after the edge of cycle t - 1 (half a period
+  // earlier) and the inputs the NIC wrote in cycle t. The edges between are
+  // not dumped, as the main file has one step per cycle.
   void cycle(bool delta_cycle) override {
-    if (!delta_cycle && !closed_) vcd_.dump(static_cast<std::uint64_t>(sc_core::sc_time_stamp().to_double()));
+    if (delta_cycle || closed_ || period_ == 0) return;
+    const sc_dt::uint64 now = sc_core::sc_time_stamp().value();
+    if (now % period_ == 0) vcd_.dump(static_cast<std::uint64_t>(now / period_ * steps_per_cycle_));
   }
 
  private:
   CheckedVcdFile file_;  // declared before vcd_: the VCD writes into it until destroyed
   VerilatedVcdC vcd_;
+  sc_dt::uint64 period_;
+  std::uint64_t steps_per_cycle_;
   bool closed_ = false;
 };
 
-RtlWaveform::RtlWaveform(sc_core::sc_module_name name, std::string path)
-    : sc_module(name), path_(std::move(path)) {
+RtlWaveform::RtlWaveform(sc_core::sc_module_name name, std::string path, const sc_core::sc_time& period,
+                         std::string unit, std::uint64_t steps_per_cycle)
+    : sc_module(name), path_(std::move(path)), period_(period), unit_(std::move(unit)), steps_per_cycle_(steps_per_cycle) {
   Verilated::traceEverOn(true);
 }
 
 RtlWaveform::~RtlWaveform() = default;  // unfinished: the file's destructor removes the partial file
 
 void RtlWaveform::start_of_simulation() {
-  file_ = std::make_unique<TraceFile>(generators_);
+  file_ = std::make_unique<TraceFile>(generators_, period_, unit_, steps_per_cycle_);
   file_->open(path_);
 }
 

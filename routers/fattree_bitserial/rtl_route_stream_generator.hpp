@@ -77,14 +77,15 @@ class RtlRouteStreamGenerator : public sc_core::sc_module, public RouteStreamGen
 
 // The waveform of every RTL generator of a run, written by Verilator beside
 // the SystemC VCD. It opens when simulation starts (Verilator's SystemC tracing
-// needs an elaborated model) and is dumped at the end of every simulated time
-// step, as Verilator's own SystemC trace file would; but its file is checked
+// needs an elaborated model) and is dumped once per cycle on the main
+// waveform's time base (`unit`, `steps_per_cycle` units a cycle); its file is checked
 // like every output (models/verilated_vcd_file.hpp): written beside the target,
 // put in place by finish() only if every write succeeded, and a failed write
 // is a one-line error, never Verilator's abort.
 class RtlWaveform : public sc_core::sc_module {
  public:
-  RtlWaveform(sc_core::sc_module_name name, std::string path);
+  RtlWaveform(sc_core::sc_module_name name, std::string path, const sc_core::sc_time& period, std::string unit,
+              std::uint64_t steps_per_cycle);
   ~RtlWaveform() override;
   void add(RtlRouteStreamGenerator& generator) { generators_.push_back(&generator); }
   // Closes the file and puts it in place: "" on success, else one line.
@@ -96,6 +97,9 @@ class RtlWaveform : public sc_core::sc_module {
  private:
   void start_of_simulation() override;
   std::string path_;
+  sc_core::sc_time period_;
+  std::string unit_;
+  std::uint64_t steps_per_cycle_;
   std::vector<RtlRouteStreamGenerator*> generators_;
   std::unique_ptr<TraceFile> file_;
   std::string problem_;

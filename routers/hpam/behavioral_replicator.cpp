@@ -69,7 +69,8 @@ ReplicatorOutputs BehavioralReplicator::cycle(const ReplicatorInputs& in) {
 }
 
 #ifdef ICNSIM_HAS_RTL_REPLICATOR
-std::unique_ptr<ReplicatorCore> make_rtl_replicator(unsigned branches, ReplicatorMode mode, unsigned depth);
+std::unique_ptr<ReplicatorCore> make_rtl_replicator(unsigned branches, ReplicatorMode mode, unsigned depth,
+                                                    const std::string& instance);
 #endif
 
 bool rtl_replicator_available() {
@@ -93,10 +94,10 @@ unsigned rtl_replicator_branches() {
 }
 
 std::unique_ptr<ReplicatorCore> make_replicator(ReplicatorImpl impl, unsigned branches, ReplicatorMode mode,
-                                                unsigned depth) {
+                                                unsigned depth, [[maybe_unused]] const std::string& instance) {
   if (impl == ReplicatorImpl::kBehavioral) return std::make_unique<BehavioralReplicator>(branches, mode, depth);
 #ifdef ICNSIM_HAS_RTL_REPLICATOR
-  return make_rtl_replicator(branches, mode, depth);
+  return make_rtl_replicator(branches, mode, depth, instance);
 #else
   return nullptr;
 #endif

@@ -139,11 +139,12 @@ class ReplicatorCore {
   // Flits held for branch i (always 0 in kLockstep).
   virtual unsigned occupancy(unsigned branch) const = 0;
   // A core with signals of its own (the Verilated RTL) writes them to `path`
-  // from the next cycle on, timed by `now_ps`; finish_waveform() closes the
-  // file ("" or one line). The behavioural core has none: its state is in the
-  // SystemC waveform (InterLevelReplicator::trace).
-  virtual void trace_waveform(const std::string& /*path*/, std::function<std::uint64_t()> /*now_ps*/,
-                              std::uint64_t /*period_ps*/) {}
+  // from the next cycle on, one sample per cycle at now_cycle() x
+  // steps_per_cycle `unit`s (the main waveform's time base);
+  // finish_waveform() closes the file ("" or one line). The behavioural core
+  // has none: its state is in the SystemC waveform (InterLevelReplicator::trace).
+  virtual void trace_waveform(const std::string& /*path*/, std::function<std::uint64_t()> /*now_cycle*/,
+                              std::uint64_t /*steps_per_cycle*/, const std::string& /*unit*/) {}
   virtual std::string finish_waveform() { return ""; }
 };
 
@@ -153,8 +154,10 @@ enum class ReplicatorImpl { kBehavioral, kRtl };
 // (1..rtl_replicator_branches() for kRtl), or kBuffered with depth 0. Returns
 // nullptr for kRtl when this build has no Verilated replicator
 // (ICNSIM_HAS_RTL_REPLICATOR unset).
+// `instance` names the Verilated model (its waveform's top scope): the
+// block that hosts it, e.g. "icnsim.repl_l1_r1_0.rtl".
 std::unique_ptr<ReplicatorCore> make_replicator(ReplicatorImpl impl, unsigned branches, ReplicatorMode mode,
-                                                unsigned depth);
+                                                unsigned depth, const std::string& instance = "replicator");
 bool rtl_replicator_available();
 // Branches of the verilated RTL replicator (its Branches parameter, chosen at
 // configure time: -DICNSIM_RTL_REPLICATOR_BRANCHES); 0 without one.

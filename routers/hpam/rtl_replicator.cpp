@@ -1,5 +1,6 @@
 #include "routers/hpam/rtl_replicator.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -68,7 +69,7 @@ unsigned rtl_replicator_max_branches() { return rtl::kReplicatorBranches; }
 
 unsigned RtlReplicator::max_depth() { return rtl::kReplicatorDepth; }
 
-RtlReplicator::RtlReplicator(unsigned branches, ReplicatorMode mode, unsigned depth)
+RtlReplicator::RtlReplicator(unsigned branches, ReplicatorMode mode, unsigned depth, const std::string& instance)
     : branches_(branches), mode_(mode), depth_(depth) {
   if (branches < 1 || branches > rtl::kReplicatorBranches)
     throw std::invalid_argument("replicator: the RTL replicator was verilated with " +
@@ -84,7 +85,7 @@ RtlReplicator::RtlReplicator(unsigned branches, ReplicatorMode mode, unsigned de
                                 " (reconfigure with -DICNSIM_RTL_REPLICATOR_DEPTH=N)");
   context_ = std::make_unique<VerilatedContext>();
   context_->traceEverOn(true);
-  dut_ = std::make_unique<Vinter_level_replicator>(context_.get(), "replicator");
+  dut_ = std::make_unique<Vinter_level_replicator>(context_.get(), instance.c_str());
   // Straps, then an asynchronous reset pulse.
   dut_->branches_i = branches;
   dut_->depth_i = mode == ReplicatorMode::kBuffered ? depth : 1;
@@ -112,10 +113,15 @@ std::string RtlReplicator::finish_trace() {
   return why.empty() ? "" : "replicator RTL waveform " + why;
 }
 
-void RtlReplicator::trace(const std::string& path, std::function<std::uint64_t()> now_ps, std::uint64_t period_ps) {
+void RtlReplicator::trace(const std::string& path, std::function<std::uint64_t()> now_cycle, std::uint64_t steps_per_cycle,
+                          const std::string& unit) {
   finish_trace();
   vcd_file_ = std::make_unique<CheckedVcdFile>();
   vcd_ = std::make_unique<VerilatedVcdC>(vcd_file_.get());
+  std::string u = unit;
+  u.erase(std::remove(u.begin(), u.end(), ' '), u.end());  // Verilator reads "1ns"
+  vcd_->set_time_unit(u);
+  vcd_->set_time_resolution(u);
   dut_->trace(vcd_.get(), 99);
   vcd_->open(path.c_str());
   if (!vcd_->isOpen()) {
@@ -124,8 +130,8 @@ void RtlReplicator::trace(const std::string& path, std::function<std::uint64_t()
     vcd_file_.reset();
     throw std::runtime_error("replicator: cannot write the RTL waveform " + path + (why.empty() ? "" : ": " + why));
   }
-  now_ps_ = std::move(now_ps);
-  period_ps_ = period_ps < 2 ? 2 : period_ps;
+  now_cycle_ = std::move(now_cycle);
+  steps_per_cycle_ = steps_per_cycle < 1 ? 1 : steps_per_cycle;
 }
 
 void RtlReplicator::dump(std::uint64_t t) {
@@ -133,7 +139,7 @@ void RtlReplicator::dump(std::uint64_t t) {
 }
 
 ReplicatorOutputs RtlReplicator::cycle(const ReplicatorInputs& in) {
-  const std::uint64_t now = now_ps_ ? now_ps_() : cycles_ * period_ps_;
+  const std::uint64_t now = (now_cycle_ ? now_cycle_() : cycles_) * steps_per_cycle_;
   ++cycles_;
   // Inputs of this cycle with the clock low: the combinational outputs settle.
   dut_->in_valid_i = in.in_valid;
@@ -158,7 +164,6 @@ ReplicatorOutputs RtlReplicator::cycle(const ReplicatorInputs& in) {
   // The clock edge: pushes and pops.
   dut_->clk_i = 1;
   dut_->eval();
-  dump(now + period_ps_ / 2);
   dut_->clk_i = 0;
   return out;
 }
@@ -169,8 +174,9 @@ unsigned RtlReplicator::occupancy(unsigned branch) const {
   return static_cast<unsigned>(field(dut_->occupancy_o, branch * n, n));
 }
 
-std::unique_ptr<ReplicatorCore> make_rtl_replicator(unsigned branches, ReplicatorMode mode, unsigned depth) {
-  return std::make_unique<RtlReplicator>(branches, mode, depth);
+std::unique_ptr<ReplicatorCore> make_rtl_replicator(unsigned branches, ReplicatorMode mode, unsigned depth,
+                                                    const std::string& instance) {
+  return std::make_unique<RtlReplicator>(branches, mode, depth, instance);
 }
 
 }  // namespace icn::hpam

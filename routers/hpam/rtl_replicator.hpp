@@ -32,7 +32,8 @@ class RtlReplicator : public ReplicatorCore {
 
   // Throws std::invalid_argument for branches outside 1..rtl_replicator_branches(),
   // kBuffered with depth 0, or depth above max_depth().
-  RtlReplicator(unsigned branches, ReplicatorMode mode, unsigned depth);
+  // `instance` names the Verilated model: the top scope of its waveform.
+  RtlReplicator(unsigned branches, ReplicatorMode mode, unsigned depth, const std::string& instance = "replicator");
   ~RtlReplicator() override;
 
   unsigned branches() const override { return branches_; }
@@ -41,21 +42,23 @@ class RtlReplicator : public ReplicatorCore {
   ReplicatorOutputs cycle(const ReplicatorInputs& in) override;
   unsigned occupancy(unsigned branch) const override;
 
-  // Writes a VCD of the RTL's ports and registers from the next cycle on.
-  // Each cycle leaves two time points: the combinational outputs at `now`
-  // and the state after the clock edge half a period later. `now_ps` gives
-  // the current simulated time in picoseconds (a router passes its engine's
-  // clock so the dump lines up with the SystemC waveform); without it the
-  // replicator counts its own cycles, 1 ns each.
+  // Writes a VCD of the RTL's ports and registers from the next cycle on,
+  // one sample per cycle with the clock low: the inputs of the cycle, the
+  // combinational outputs they give and the registers of the previous edge.
+  // It is at now_cycle() x steps_per_cycle `unit`s ("1ns", "1 ps"), the main
+  // waveform's time base, so a cycle has the same time in both files;
+  // without now_cycle the replicator counts its own cycles.
   // The file is written like every output (models/verilated_vcd_file.hpp):
   // beside the target until finish_trace() (or destruction) puts it in place;
   // a failed write never aborts, it makes finish_trace() return one line.
   // Throws std::runtime_error if the file cannot be created.
-  void trace(const std::string& path, std::function<std::uint64_t()> now_ps = {}, std::uint64_t period_ps = 1000);
+  void trace(const std::string& path, std::function<std::uint64_t()> now_cycle = {}, std::uint64_t steps_per_cycle = 1,
+             const std::string& unit = "1 ns");
   // Closes the waveform: "" if every write succeeded, else one line.
   std::string finish_trace();
-  void trace_waveform(const std::string& path, std::function<std::uint64_t()> now_ps, std::uint64_t period_ps) override {
-    trace(path, std::move(now_ps), period_ps);
+  void trace_waveform(const std::string& path, std::function<std::uint64_t()> now_cycle, std::uint64_t steps_per_cycle,
+                      const std::string& unit) override {
+    trace(path, std::move(now_cycle), steps_per_cycle, unit);
   }
   std::string finish_waveform() override { return finish_trace(); }
 
@@ -68,12 +71,13 @@ class RtlReplicator : public ReplicatorCore {
   std::unique_ptr<Vinter_level_replicator> dut_;
   std::unique_ptr<CheckedVcdFile> vcd_file_;  // outlives vcd_, which writes into it
   std::unique_ptr<VerilatedVcdC> vcd_;
-  std::function<std::uint64_t()> now_ps_;
-  std::uint64_t period_ps_ = 1000;
+  std::function<std::uint64_t()> now_cycle_;
+  std::uint64_t steps_per_cycle_ = 1;
   std::uint64_t cycles_ = 0;
 };
 
 // The factory behind make_replicator(ReplicatorImpl::kRtl, ...).
-std::unique_ptr<ReplicatorCore> make_rtl_replicator(unsigned branches, ReplicatorMode mode, unsigned depth);
+std::unique_ptr<ReplicatorCore> make_rtl_replicator(unsigned branches, ReplicatorMode mode, unsigned depth,
+                                                    const std::string& instance);
 
 }  // namespace icn::hpam

@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "routers/hpam/behavioral_replicator.hpp"
 #include "routers/hpam/rtl_replicator.hpp"
@@ -123,16 +124,16 @@ TEST(ReplicatorRtl, RefusesMoreBranchesThanVerilated) {
 
 TEST(ReplicatorRtl, WritesAVcdOfItsPortsAndRegistersOnTheCallersClock) {
   const std::string path = testing::TempDir() + "replicator_rtl_test.vcd";
-  std::uint64_t now = 5000;
+  std::uint64_t now = 5;  // the caller's cycle
   {
-    RtlReplicator rtl(2, ReplicatorMode::kBuffered, 2);
-    rtl.trace(path, [&] { return now; }, 1000);
+    RtlReplicator rtl(2, ReplicatorMode::kBuffered, 2, "icnsim.repl_test.rtl");
+    rtl.trace(path, [&] { return now; }, 1000, "1 ps");  // a 1 ns clock on a picosecond time base
     ReplicatorInputs in;
     in.in_valid = true;
     in.in_mask = 3;
     in.in = {0xabcdef, true};
     in.out_ready = 1;
-    for (int t = 0; t < 4; ++t, now += 1000) rtl.cycle(in);
+    for (int t = 0; t < 4; ++t, ++now) rtl.cycle(in);
   }
   std::ifstream f(path);
   ASSERT_TRUE(f) << path;
@@ -141,8 +142,13 @@ TEST(ReplicatorRtl, WritesAVcdOfItsPortsAndRegistersOnTheCallersClock) {
   const std::string vcd = s.str();
   for (const char* name : {"in_ready_o", "out_valid_o", "out_data_o", "count_q", "rd_ptr_q", "mem_q"})
     EXPECT_NE(vcd.find(name), std::string::npos) << name;
-  // Two time points per cycle: the outputs at t, the edge at t + 1/2.
-  for (const char* stamp : {"#5000", "#5500", "#8000", "#8500"}) EXPECT_NE(vcd.find(stamp), std::string::npos) << stamp;
+  EXPECT_NE(vcd.find("$timescale 1ps $end"), std::string::npos);
+  EXPECT_NE(vcd.find("$scope module icnsim.repl_test.rtl $end"), std::string::npos);  // under its host's name
+  // One time point per cycle, at cycle x 1000 ps: none between cycles.
+  std::vector<std::string> stamps;
+  for (std::size_t at = vcd.find("\n#"); at != std::string::npos; at = vcd.find("\n#", at + 1))
+    stamps.push_back(vcd.substr(at + 1, vcd.find('\n', at + 1) - at - 1));
+  EXPECT_EQ(stamps, (std::vector<std::string>{"#5000", "#6000", "#7000", "#8000"}));
 }
 
 }  // namespace

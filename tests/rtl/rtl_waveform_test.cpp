@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -41,6 +43,57 @@ std::string output_dir() {
   return dir;
 }
 
+// The "#<time>" lines of a VCD, in order.
+std::vector<std::uint64_t> times(const std::string& vcd) {
+  std::vector<std::uint64_t> t;
+  for (std::size_t pos = vcd.find("\n#"); pos != std::string::npos; pos = vcd.find("\n#", pos + 1))
+    t.push_back(std::stoull(vcd.substr(pos + 2, vcd.find('\n', pos + 1) - pos - 2)));
+  return t;
+}
+
+// The "$timescale" of a VCD without blanks ("1 ns" and "1ns" are one unit).
+std::string timescale(const std::string& vcd) {
+  const std::size_t at = vcd.find("$timescale");
+  if (at == std::string::npos) return "";
+  std::string t = vcd.substr(at + 10, vcd.find("$end", at) - at - 10);
+  t.erase(std::remove(t.begin(), t.end(), ' '), t.end());
+  t.erase(std::remove(t.begin(), t.end(), '\n'), t.end());
+  return t;
+}
+
+// Every signal a GTKWave save file names ("+{label} a.b.c[7:0]" rows) is a
+// variable of the VCD (scopes joined by '.', the range left out); the rows' count.
+std::size_t expect_rows_in(const std::string& save, const std::string& vcd) {
+  std::set<std::string> vars;
+  std::vector<std::string> scope;
+  std::istringstream in(vcd);
+  std::string tok;
+  while (in >> tok && tok != "$enddefinitions") {
+    if (tok == "$scope") {
+      std::string kind, name;
+      in >> kind >> name;
+      scope.push_back(name);
+    } else if (tok == "$upscope") {
+      scope.pop_back();
+    } else if (tok == "$var") {
+      std::string kind, width, id, name, full;
+      in >> kind >> width >> id >> name;
+      for (const auto& s : scope) full += s + ".";
+      vars.insert(full + name);
+    }
+  }
+  std::size_t rows = 0;
+  std::istringstream lines(save);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("+{", 0) != 0) continue;
+    std::string name = line.substr(line.find("} ") + 2);
+    name = name.substr(0, name.find('['));
+    EXPECT_EQ(vars.count(name), 1u) << name;
+    ++rows;
+  }
+  return rows;
+}
+
 // The last "#<time>" line of a VCD.
 std::uint64_t last_time(const std::string& vcd) {
   std::uint64_t t = 0;
@@ -52,20 +105,43 @@ std::uint64_t last_time(const std::string& vcd) {
   return t;
 }
 
-TEST(RtlWaveform, IsWrittenBesideTheVcdWholeAndInPlace) {
+// With a 2 ns clock the main file has 2 time units a cycle: the RTL file
+// must share that time base (its samples on even times only, one a cycle)
+// and hold the whole run.
+TEST(RtlWaveform, IsWrittenBesideTheVcdWholeAndInPlaceOnTheSameTimeBase) {
   const std::string dir = output_dir();
-  const CommandResult r = run_icnsim("run " + kScenario + " --quiet --vcd " + dir + "/b.vcd --json " + dir + "/b.json");
+  const CommandResult r = run_icnsim("run " + kScenario + " --quiet --set run.clock_period_ns=2 --vcd " + dir +
+                                     "/b.vcd --json " + dir + "/b.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"b.gtkw", "b.json", "b.rtl.vcd", "b.vcd"}));  // no temporary left
+  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"b.gtkw", "b.json", "b.rtl.gtkw", "b.rtl.vcd", "b.vcd"}));  // no temporary left
   std::ifstream json_in(dir + "/b.json");
   const auto j = nlohmann::json::parse(json_in);
+  const std::uint64_t cycles = j["sim"]["simulated_cycles"].get<std::uint64_t>();
   const std::string rtl = read_file(dir + "/b.rtl.vcd");
+  const std::string main = read_file(dir + "/b.vcd");
   EXPECT_NE(rtl.find("route_stream_generator"), std::string::npos);
-  EXPECT_NE(rtl.find("$timescale 1ps $end"), std::string::npos);
+  EXPECT_EQ(timescale(rtl), "1ns");
+  EXPECT_EQ(timescale(rtl), timescale(main));
+  const std::vector<std::uint64_t> t = times(rtl);
+  ASSERT_FALSE(t.empty());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    EXPECT_EQ(t[i] % 2, 0u) << t[i];  // whole cycles only
+    if (i > 0) EXPECT_GT(t[i], t[i - 1]);
+  }
   // The whole run is in the file (it was once cut off at Verilator's last
-  // buffer): the RTL clock's edges fall half a period after each cycle, up
-  // to the last one the engine evaluated (1 ns = 1000 ps per cycle).
-  EXPECT_GE(last_time(rtl), 1000 * j["sim"]["simulated_cycles"].get<std::uint64_t>());
+  // buffer): up to the last cycle the engine evaluated.
+  EXPECT_GE(t.back(), 2 * (cycles - 1));
+  EXPECT_LE(t.back(), 2 * (cycles + 1));
+  // Its save file: one group per NIC generator (8 NICs, one generator each
+  // here), every row a signal of the RTL file, the time window the main one's.
+  const std::string save = read_file(dir + "/b.rtl.gtkw");
+  EXPECT_NE(save.find("[dumpfile] \"b.rtl.vcd\""), std::string::npos);
+  EXPECT_EQ(expect_rows_in(save, rtl) % 8, 0u);
+  EXPECT_GE(expect_rows_in(save, rtl), 8u * 5);  // reset, load, src, dst, valid, bit... per generator
+  std::size_t groups = 0;
+  for (std::size_t at = save.find("\n@800200\n"); at != std::string::npos; at = save.find("\n@800200\n", at + 1)) ++groups;
+  EXPECT_EQ(groups, 8u);
+  EXPECT_NE(save.find("nic0_route_stream_generator_0/rtl/load_i}"), std::string::npos) << save.substr(0, 2000);
 }
 
 TEST(RtlWaveform, PathIsCheckedBeforeElaboration) {
@@ -99,18 +175,26 @@ TEST(ReplicatorWaveform, HpamRunWritesOneRtlVcdPerReplicatorBesideTheVcd) {
                           "--set traffic.submesh=[2,1] --set network.replicator_model=rtl --vcd " + dir + "/h.vcd";
   const CommandResult r = run_icnsim(run + " --json " + dir + "/h.json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"h.gtkw", "h.json", "h.repl_l1_r1_0.rtl.vcd", "h.repl_l1_r1_1.rtl.vcd",
+  EXPECT_EQ(files_in(dir), (std::vector<std::string>{"h.gtkw", "h.json", "h.repl_l1_r1_0.rtl.gtkw", "h.repl_l1_r1_0.rtl.vcd",
+                                                    "h.repl_l1_r1_1.rtl.gtkw", "h.repl_l1_r1_1.rtl.vcd",
                                                     "h.vc_state.filter", "h.vcd"}));  // no temporary left
   std::ifstream json_in(dir + "/h.json");
   const auto j = nlohmann::json::parse(json_in);
   for (const char* name : {"/h.repl_l1_r1_0.rtl.vcd", "/h.repl_l1_r1_1.rtl.vcd"}) {
     const std::string rtl = read_file(dir + name);
     EXPECT_NE(rtl.find("in_valid_i"), std::string::npos) << name;
-    EXPECT_NE(rtl.find("$timescale 1ps $end"), std::string::npos) << name;
-    // The replicator is clocked only while it holds flits, so its last edge is
-    // within the run: 1000 ps per engine cycle, plus the half-period edge.
+    EXPECT_EQ(timescale(rtl), timescale(read_file(dir + "/h.vcd"))) << name;
+    // Under the block that hosts it, as the main file names it.
+    const std::string host = std::string(name).substr(3, std::string(name).find(".rtl") - 3);  // repl_l1_r1_0
+    EXPECT_NE(rtl.find("$scope module icnsim." + host + ".rtl $end"), std::string::npos) << name;
+    // The replicator is clocked only while it holds flits, so its last sample
+    // is within the run: one time unit (1 ns) per engine cycle.
     EXPECT_GT(last_time(rtl), 0u) << name;
-    EXPECT_LE(last_time(rtl), 1000 * j["sim"]["simulated_cycles"].get<std::uint64_t>() + 500) << name;
+    EXPECT_LE(last_time(rtl), j["sim"]["simulated_cycles"].get<std::uint64_t>()) << name;
+    const std::string save_name = std::string(name).substr(0, std::string(name).size() - 4) + ".gtkw";
+    const std::string save = read_file(dir + save_name);
+    EXPECT_GE(expect_rows_in(save, rtl), 8u) << save_name;  // its ports and registers
+    EXPECT_NE(save.find("{" + host + "/rtl/in_valid_i}"), std::string::npos) << save;
   }
   // A folder in the way of one of them: refused before anything is written.
   const std::string other = output_dir() + "/again";
