@@ -1,6 +1,9 @@
 #include "routers/hpam/inter_level_replicator.hpp"
 
 #include "routers/hpam/hpam_topology.hpp"
+#include "routers/vc/vc_network.hpp"
+
+#include <algorithm>
 
 namespace icn::hpam {
 
@@ -112,18 +115,31 @@ Cycle InterLevelReplicator::tick(Cycle now) {
   return busy ? now + 1 : kNever;
 }
 
+// Which message is being copied (the input's flit bus) and where each copy
+// goes (one flit bus per branch: the copy's message, source and destination),
+// the branches that sent a flit in the cycle as a mask, the stall bit,
+// branches with a credit, and the fullest branch FIFO.
 void InterLevelReplicator::trace(WaveformTracer& tracer, const std::string& prefix) const {
   const unsigned f = core_->branches();
-  tracer.add(prefix + ".in.flit", 1, [this](Cycle t) { return in_->sent_in(t); });
-  tracer.add(prefix + ".stalled", 1, [this](Cycle t) { return last_stall_ == t ? 1u : 0u; });
+  const std::string label = prefix.substr(prefix.find_last_of('.') + 1);  // repl_l1_r1_0
+  vc::trace_flit_bus(tracer, prefix + ".in", label + "/in", in_, pool_, vcs_, geo_.nodes());
+  for (unsigned i = 0; i < f; ++i)
+    vc::trace_flit_bus(tracer, prefix + ".branch" + std::to_string(i), label + "/branch" + std::to_string(i), out_[i],
+                       pool_, vcs_, geo_.nodes());
+  tracer.add(prefix + ".sent_mask", static_cast<int>(std::min(f, 32u)), [this, f](Cycle t) {
+    std::uint32_t mask = 0;
+    for (unsigned i = 0; i < f && i < 32; ++i) mask |= (out_[i]->sent_in(t) != 0 ? 1u : 0u) << i;
+    return mask;
+  }, {prefix, label + "/sent_mask (bit i: branch i sent)", TraceRow::Radix::kBinary, ""});
+  tracer.add(prefix + ".stalled", 1, [this](Cycle t) { return last_stall_ == t ? 1u : 0u; },
+             {prefix, label + "/stalled", TraceRow::Radix::kBinary, ""});
   tracer.add(prefix + ".branches_ready", bits_for(f), [this, f](Cycle) {
     unsigned ready = 0;
     for (unsigned i = 0; i < f; ++i) ready += credits_[i] > 0 ? 1u : 0u;
     return ready;
-  });
-  tracer.add(prefix + ".occupancy", bits_for(std::max(1u, core_->depth())), [this](Cycle) { return held_; });
-  for (unsigned i = 0; i < f; ++i)
-    tracer.add(prefix + ".branch" + std::to_string(i) + ".flit", 1, [this, i](Cycle t) { return out_[i]->sent_in(t); });
+  }, {prefix, label + "/branches_ready", TraceRow::Radix::kDecimal, ""});
+  tracer.add(prefix + ".occupancy", bits_for(std::max(1u, core_->depth())), [this](Cycle) { return held_; },
+             {prefix, label + "/occupancy (fullest branch FIFO)", TraceRow::Radix::kDecimal, ""});
 }
 
 void InterLevelReplicator::report_held(std::vector<HeldTraffic>& out) const {

@@ -147,14 +147,10 @@ Flit flit_sent(const FlitLink* link, Cycle t) { return link->take(t + link->late
 
 }  // namespace
 
-// What a link carries, as GTKWave rows under <scope>.flit: valid, VC,
-// head, tail, the packet's message id (the ledger's, as in the JSON), its
-// source and destination. Read from the link's delay line at the end of the
-// cycle the flit was sent.
-void VcNetwork::trace_flit_bus(WaveformTracer& tracer, const std::string& scope, const std::string& label,
-                               const FlitLink* link) const {
-  const PacketPool* pool = &pool_;
-  const int node_bits = bits_for(topo_.nodes() == 0 ? 0 : topo_.nodes() - 1);
+void trace_flit_bus(WaveformTracer& tracer, const std::string& scope, const std::string& label, const FlitLink* link,
+                    const PacketPool& packets, unsigned vcs, unsigned nodes) {
+  const PacketPool* pool = &packets;
+  const int node_bits = bits_for(nodes == 0 ? 0 : nodes - 1);
   const TraceRow row{scope, "", TraceRow::Radix::kAuto, ""};
   auto with_label = [&](const std::string& leaf) {
     TraceRow r = row;
@@ -163,7 +159,7 @@ void VcNetwork::trace_flit_bus(WaveformTracer& tracer, const std::string& scope,
   };
   const std::string f = scope + ".flit.";
   tracer.add(f + "valid", 1, [link](Cycle t) { return link->sent_in(t) != 0 ? 1u : 0u; }, with_label("valid"));
-  tracer.add(f + "vc", bits_for(params_.router.vcs - 1), [link](Cycle t) { return flit_sent(link, t).vc; },
+  tracer.add(f + "vc", bits_for(vcs - 1), [link](Cycle t) { return flit_sent(link, t).vc; },
              with_label("vc"));
   tracer.add(f + "head", 1, [link](Cycle t) { return flit_sent(link, t).head() ? 1u : 0u; }, with_label("head"));
   tracer.add(f + "tail", 1, [link](Cycle t) { return flit_sent(link, t).tail() ? 1u : 0u; }, with_label("tail"));
@@ -205,7 +201,7 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
       const std::string label = topo_.router_name(r) + "/" + topo_.port_name(r, p);
       if (topo_.neighbor(r, p)) {
         const std::string out = base + ".out";
-        trace_flit_bus(tracer, out, label + "/out", &flit_out_[offset_[r] + p]);
+        trace_flit_bus(tracer, out, label + "/out", &flit_out_[offset_[r] + p], pool_, V, topo_.nodes());
         tracer.add(out + ".sw_grant", bits_for(topo_.ports(r)), [rt, p](Cycle t) { return rt->switch_grant(p, t); },
                    {out, label + "/out/sw_grant (input port + 1)", TraceRow::Radix::kDecimal, ""});
         for (unsigned v = 0; v < V; ++v)
@@ -228,9 +224,9 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
   for (NodeId n = 0; n < topo_.nodes(); ++n) {
     const std::string base = prefix + ".nic" + std::to_string(n);
     const std::string label = "nic" + std::to_string(n);
-    trace_flit_bus(tracer, base + ".inject", label + "/inject", &inject_[n]);
+    trace_flit_bus(tracer, base + ".inject", label + "/inject", &inject_[n], pool_, V, topo_.nodes());
     const PortRef at = topo_.node_port(n);
-    trace_flit_bus(tracer, base + ".eject", label + "/eject", &flit_out_[offset_[at.router] + at.port]);
+    trace_flit_bus(tracer, base + ".eject", label + "/eject", &flit_out_[offset_[at.router] + at.port], pool_, V, topo_.nodes());
     const VcNic* nic = nics_[n].get();
     tracer.add(base + ".source_queue", 16, [nic](Cycle) { return static_cast<std::uint32_t>(std::min<std::size_t>(nic->queued(), 0xffff)); },
                {base, label + "/source_queue", TraceRow::Radix::kDecimal, ""});

@@ -31,6 +31,14 @@ struct NetworkParams {
   EjectionSwap swap_ejection;  // a wiring fault (network.swap_ejection), none by default
 };
 
+// What `link` carries, as GTKWave rows under <scope>.flit: valid, VC, head,
+// tail, the packet's message id (the ledger's, as in the JSON), its source
+// and destination, labelled <label>/flit/<field>. Read from the link's delay
+// line at the end of the cycle the flit was sent. Used by the VC network and
+// by blocks that hang off it (the HPAM replicator).
+void trace_flit_bus(WaveformTracer& tracer, const std::string& scope, const std::string& label, const FlitLink* link,
+                    const PacketPool& pool, unsigned vcs, unsigned nodes);
+
 class VcNetwork : public sc_core::sc_module {
  public:
   VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const NetworkParams& params, CycleEngine& engine,
@@ -92,8 +100,6 @@ class VcNetwork : public sc_core::sc_module {
   StageLog stages_;  // every head's stage cycles (result.latency.stages)
   PacketPool& pool_;
 
-  void trace_flit_bus(WaveformTracer& tracer, const std::string& scope, const std::string& label,
-                      const FlitLink* link) const;
   // The save file of followed packet `id` (vc_packet_trace.cpp).
   std::string packet_save_file(const WaveformTracer& tracer, const std::string& prefix, std::uint32_t id) const;
   std::unique_ptr<PacketFollower> follower_;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -83,9 +84,12 @@ TEST(Waveform, TwoRunsWriteIdenticalFiles) {
 }
 
 // HPAM's replicators are in the waveform beside the links: per replicator the
-// flits in, the stall bit, and one flit bit per branch. Integrated over the
-// run they must equal the counts the replicators report in the JSON, and
-// every branch must carry every flit that came in (each copy is whole).
+// input's flit bus, the stall bit, and one flit bus per branch. Integrated
+// over the run the valid bits must equal the counts the replicators report
+// in the JSON, and every branch must carry every flit that came in (each copy
+// is whole). Which message is copied: every head that enters carries a
+// message id, and each branch later sends a head of that same message, the
+// copies going to distinct destinations.
 TEST(Waveform, HpamReplicatorSignalsAddUpToItsCounts) {
   const std::string dir = scratch_dir();
   for (const std::string mode : {"lockstep", "buffered"}) {
@@ -96,7 +100,7 @@ TEST(Waveform, HpamReplicatorSignalsAddUpToItsCounts) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Vcd vcd = parse_vcd(read_file(dir + "/h.vcd"));
     const auto rep = nlohmann::ordered_json::parse(read_file(dir + "/h.json"))["hpam"]["replication"];
-    std::map<std::string, std::uint64_t> in;            // replicator -> flits in (from its in.flit bit)
+    std::map<std::string, std::uint64_t> in;            // replicator -> flits in (from its in.flit.valid bit)
     std::map<std::string, std::vector<std::uint64_t>> branch;  // replicator -> flits per branch
     std::uint64_t stalled = 0, out = 0;
     for (const auto& [id, name] : vcd.names) {
@@ -104,21 +108,50 @@ TEST(Waveform, HpamReplicatorSignalsAddUpToItsCounts) {
       if (at == std::string::npos) continue;
       const auto dot = name.find('.', at + 1);
       const std::string block = name.substr(0, dot), signal = name.substr(dot + 1);
-      if (signal == "in.flit") in[block] += vcd.integral.at(id);
+      if (signal == "in.flit.valid") in[block] += vcd.integral.at(id);
       if (signal == "stalled") stalled += vcd.integral.at(id);
-      if (signal.rfind("branch", 0) == 0 && signal.size() > 5 && signal.compare(signal.size() - 5, 5, ".flit") == 0) {
+      if (signal.rfind("branch", 0) == 0 && signal.size() > 11 &&
+          signal.compare(signal.size() - 11, 11, ".flit.valid") == 0) {
         branch[block].push_back(vcd.integral.at(id));
         out += vcd.integral.at(id);
       }
     }
     ASSERT_EQ(in.size(), rep["replicators"].get<std::size_t>());
-    std::uint64_t total_in = 0;
+    std::uint64_t total_in = 0, heads_in = 0;
     for (const auto& [block, flits] : in) {
       total_in += flits;
       ASSERT_EQ(branch[block].size(), 4u) << block;  // c2 / c1 = 4 branches
       for (const auto b : branch[block]) EXPECT_EQ(b, flits) << block;
+      // Heads in, by message, and per branch the heads out, by message.
+      auto heads = [&](const std::string& bus) {
+        std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> by_message;  // message -> (cycle, dst)
+        const auto valid = vcd.series(bus + ".flit.valid"), head = vcd.series(bus + ".flit.head");
+        const auto message = vcd.series(bus + ".flit.packet"), dst = vcd.series(bus + ".flit.dst");
+        for (std::size_t t = 0; t < valid.size(); ++t)
+          if (valid[t] != 0 && head[t] != 0) {
+            EXPECT_EQ(by_message.count(message[t]), 0u) << bus << " message " << message[t] << " twice";
+            by_message[message[t]] = {t, dst[t]};
+          }
+        return by_message;
+      };
+      const auto entered = heads(block + ".in");
+      heads_in += entered.size();
+      std::vector<std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>>> left;
+      for (int i = 0; i < 4; ++i) left.push_back(heads(block + ".branch" + std::to_string(i)));
+      for (const auto& [message, when] : entered) {
+        std::set<std::uint64_t> destinations;
+        for (int i = 0; i < 4; ++i) {
+          const auto it = left[i].find(message);
+          ASSERT_NE(it, left[i].end()) << block << " branch " << i << " never sent message " << message;
+          EXPECT_GT(it->second.first, when.first) << block << " branch " << i;
+          destinations.insert(it->second.second);
+        }
+        EXPECT_EQ(destinations.size(), 4u) << block << " message " << message;
+      }
+      for (int i = 0; i < 4; ++i) EXPECT_EQ(left[i].size(), entered.size()) << block << " branch " << i;
     }
     EXPECT_GT(total_in, 0u);
+    EXPECT_GT(heads_in, 0u);
     EXPECT_EQ(total_in, rep["flits_in"].get<std::uint64_t>());
     EXPECT_EQ(out, rep["flits_out"].get<std::uint64_t>());
     EXPECT_EQ(stalled, rep["stalled_cycles"].get<std::uint64_t>());
