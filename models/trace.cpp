@@ -176,7 +176,11 @@ void WaveformTracer::add(const std::string& name, int bits, std::function<std::u
     for (std::size_t start = 0; !kept && start <= name.size();) {
       const std::size_t dot = std::min(name.find('.', start), name.size());
       const std::string part = name.substr(start, dot - start);
-      for (const std::string& block : selected_) kept = kept || part == block;
+      for (std::size_t b = 0; b < selected_.size(); ++b)
+        if (part == selected_[b]) {
+          kept = true;
+          matched_[b] = true;
+        }
       start = dot + 1;
     }
     if (!kept) return;

@@ -78,7 +78,18 @@ class WaveformTracer {
 
   // outputs.trace_routers: only probes one of whose dotted name's parts is
   // one of these block names are added from now on (empty: every probe).
-  void select_blocks(std::vector<std::string> names) { selected_ = std::move(names); }
+  void select_blocks(std::vector<std::string> names) {
+    selected_ = std::move(names);
+    matched_.assign(selected_.size(), false);
+  }
+  // The selected names no probe has matched (after elaboration: a name the
+  // network does not have, which would leave an empty waveform).
+  std::vector<std::string> unmatched_blocks() const {
+    std::vector<std::string> out;
+    for (std::size_t b = 0; b < selected_.size(); ++b)
+      if (!matched_[b]) out.push_back(selected_[b]);
+    return out;
+  }
 
   // A translate filter: the names GTKWave shows for a probe's values (an
   // enum's states). Written as FILE.<name>.filter beside the save file.
@@ -171,6 +182,7 @@ class WaveformTracer {
   std::vector<std::function<std::string()>> companions_;
   std::vector<Filter> filters_;
   std::vector<std::string> selected_;
+  std::vector<bool> matched_;
   std::string own_save_file_;
   std::vector<std::pair<std::string, std::function<std::string()>>> extra_save_files_;
   // What every row of a save file shares: the scope shown names leave out

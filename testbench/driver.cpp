@@ -372,6 +372,11 @@ Simulated simulate(Prepared& p, RunOutputs& outputs, bool quiet) {
   WallClock elaboration;
   s.experiment = p.setup->elaborate("icnsim", p.ctx).release();
   if (tracer != nullptr) {
+    // A name that matched nothing would leave a waveform of the cycle counter alone.
+    if (const auto missing = tracer->unmatched_blocks(); !missing.empty())
+      throw ConfigError("outputs.trace_routers: '" + missing.front() + "' names no traced block of this network " +
+                        "(names are the save file's groups: routers such as r3_2, NICs such as nic5, "
+                        "replicators such as repl_l1_r0_0)");
     const Cycle from = p.ctx.trace_from, to = p.ctx.trace_to;  // outputs.trace_window
     s.experiment->engine().add_cycle_hook([tracer, from, to](Cycle c) {
       if (c >= from && c <= to) tracer->sample(c);

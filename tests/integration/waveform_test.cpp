@@ -404,6 +404,10 @@ TEST(Waveform, TraceWindowAndRoutersKeepOnlyWhatWasAsked) {
   expect_rejected(mesh + "--set outputs.trace_routers=[r1_1]", "outputs.trace_routers = [r1_1]: applies only with a waveform");
   expect_rejected(mesh + "--set 'outputs.trace_routers=[\"r1 1\"]' --vcd " + dir + "/y.vcd",
                   "'r1 1' is neither a block name");
+  // A name the 8 x 8 mesh does not have (r9_9) would leave only the cycle counter: refused, no file left.
+  expect_rejected(mesh + "--set outputs.trace_routers=[r1_1,r9_9] --vcd " + dir + "/z.vcd",
+                  "outputs.trace_routers: 'r9_9' names no traced block of this network");
+  EXPECT_FALSE(std::ifstream(dir + "/z.vcd").good());
 }
 
 }  // namespace icn::test
