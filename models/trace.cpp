@@ -171,6 +171,7 @@ void WaveformTracer::discard() {
 
 void WaveformTracer::add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe, TraceRow row) {
   if (declared_) throw std::logic_error("waveform probe '" + name + "' added after the first sample");
+  ++offered_;
   if (!selected_.empty()) {
     bool kept = false;
     for (std::size_t start = 0; !kept && start <= name.size();) {
@@ -462,6 +463,7 @@ void WaveformTracer::fail(const std::string& why) {
 }
 
 void WaveformTracer::vcd_write(const std::string& text) {
+  written_ += text.size();
   buffer_ += text;
   if (buffer_.size() >= (1u << 16)) vcd_flush();
 }
@@ -509,11 +511,16 @@ void WaveformTracer::declare() {
   }
   vcd_ids_.resize(vars_.size());
   for (std::size_t i = 0; i < vars_.size(); ++i) vcd_ids_[i] = vcd_id(i);
+  vcd_write(vcd_header());
+}
+
+std::string WaveformTracer::vcd_header() const {
+  const Scope top = scope_tree(vars_);
   std::string h = "$version icnsim $end\n$timescale " + timescale_ + " $end\n";
   auto emit = [&](auto&& self, const Scope& s, int depth) -> void {
     const std::string indent(static_cast<std::size_t>(depth), ' ');
     for (std::size_t i : s.vars) {
-      h += indent + "$var wire " + std::to_string(vars_[i].bits) + " " + vcd_ids_[i] + " " + leaf_of(vars_[i].name);
+      h += indent + "$var wire " + std::to_string(vars_[i].bits) + " " + vcd_id(i) + " " + leaf_of(vars_[i].name);
       if (vars_[i].bits > 1) h += " [" + std::to_string(vars_[i].bits - 1) + ":0]";
       h += " $end\n";
     }
@@ -526,9 +533,33 @@ void WaveformTracer::declare() {
   h += "$scope module SystemC $end\n";
   emit(emit, top, 1);
   h += "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n";
-  for (std::size_t i = 0; i < vars_.size(); ++i) h += (vars_[i].bits == 1 ? "0" : "b0 ") + vcd_ids_[i] + "\n";
+  for (std::size_t i = 0; i < vars_.size(); ++i) h += (vars_[i].bits == 1 ? "0" : "b0 ") + vcd_id(i) + "\n";
   h += "$end\n";
-  vcd_write(h);
+  return h;
+}
+
+double WaveformTracer::estimate_bytes(const TraceEstimate& e, Cycle from, Cycle to, std::string& why) const {
+  const double header = static_cast<double>(vcd_header().size());
+  const double cycles = e.cycles > 0 ? e.cycles : 0;
+  // The window's share of the run (outputs.trace_window), and the probes'
+  // share of all the network offered (outputs.trace_routers).
+  double window = 1;
+  if (cycles > 0) {
+    const double last = std::min(cycles, to == kNever ? cycles : static_cast<double>(to) + 1);
+    window = std::max(0.0, last - std::min(static_cast<double>(from), last)) / cycles;
+  }
+  const double kept = offered_ == 0 ? 1 : static_cast<double>(vars_.size() - 1) / static_cast<double>(offered_);  // but the cycle counter
+  // Every sampled cycle writes its time and the cycle counter: "#<time>\n"
+  // and "b<binary cycle> <id>\n".
+  const double per_cycle =
+      6 + std::log2(std::max(2.0, cycles)) + std::log10(std::max(10.0, cycles * static_cast<double>(time_per_cycle_)));
+  const double body = cycles * window * per_cycle + e.transfers * e.bytes_per_transfer * window * kept;
+  char text[200];
+  std::snprintf(text, sizeof text, "%.0f probes (%.2g bytes of declarations) over %.0f cycles", static_cast<double>(vars_.size()),
+                header, cycles * window);
+  why = text;
+  if (!e.why.empty()) why += ", " + e.why;
+  return header + body;
 }
 
 void WaveformTracer::sample(Cycle t) {
@@ -550,6 +581,7 @@ void WaveformTracer::sample(Cycle t) {
       }
     });
     if (!ok) abandon_fst();
+    check_limit(t);
     return;
   }
   std::string text;
@@ -562,6 +594,25 @@ void WaveformTracer::sample(Cycle t) {
     text += '\n';
   }
   if (!text.empty()) vcd_write(text);
+  check_limit(t);
+}
+
+// outputs.max_trace_bytes during the run: the estimate can be wrong, the
+// disk must not fill. The FST's size is read from its file now and then.
+void WaveformTracer::check_limit(Cycle t) {
+  if (limit_ <= 0 || !error_.empty()) return;
+  double bytes = static_cast<double>(written_);
+  if (fst_format_) {
+    if ((++fst_samples_ & 1023u) != 0) return;
+    struct stat st {};
+    bytes = ::stat(work_.c_str(), &st) == 0 ? static_cast<double>(st.st_size) : 0;
+  }
+  if (bytes <= limit_) return;
+  char text[160];
+  std::snprintf(text, sizeof text, "the waveform reached outputs.max_trace_bytes = %.0f bytes at cycle %llu", limit_,
+                static_cast<unsigned long long>(t));
+  fail(std::string(text) + "; narrow it with outputs.trace_window or outputs.trace_routers, or raise outputs.max_trace_bytes");
+  if (on_limit_) on_limit_();
 }
 
 // After a SIGBUS inside fstapi its state cannot be trusted: the writer is

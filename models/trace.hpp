@@ -49,6 +49,18 @@ struct TraceRow {
   std::string filter;
 };
 
+// What a family expects its waveform to hold, for the size estimate of
+// outputs.max_trace_bytes: the cycles the run takes, the unit transfers over
+// its traced links (flits, packets or stream bits, NIC links included), and
+// the bytes of value changes each transfer writes to a VCD (calibrated per
+// family against written files: docs/waveforms/README.md). 0: not known.
+struct TraceEstimate {
+  double cycles = 0;
+  double transfers = 0;
+  double bytes_per_transfer = 0;
+  std::string why;  // how the transfers were counted
+};
+
 class WaveformTracer {
  public:
   // `path` is the file to write: FILE.fst, or a VCD (".vcd" is appended if missing).
@@ -119,6 +131,19 @@ class WaveformTracer {
   // Evaluates every probe for the cycle that just ended.
   void sample(Cycle t);
 
+  // The size of the VCD this run will write (after elaboration, before the
+  // first sample): the declarations exactly, plus the expected value
+  // changes, scaled to outputs.trace_window [from, to] and to the probes
+  // outputs.trace_routers kept. An FST is typically several times smaller:
+  // the VCD's size bounds it. `why` says what was counted.
+  double estimate_bytes(const TraceEstimate& e, Cycle from, Cycle to, std::string& why) const;
+  // outputs.max_trace_bytes while the run goes on: past `bytes`, the
+  // waveform fails (finish() says so) and `on_limit` is called once (to stop the run).
+  void set_byte_limit(double bytes, std::function<void()> on_limit) {
+    limit_ = bytes;
+    on_limit_ = std::move(on_limit);
+  }
+
   // Completes the file: flushes and closes it, checks it, and puts it in
   // place. Returns "" on success, else one line saying what went wrong.
   std::string finish();
@@ -154,6 +179,8 @@ class WaveformTracer {
   std::string write_save_files();  // FILE.gtkw and its filters; "" or one line
   void declare();  // the header (VCD) or hierarchy (FST) and the values at time 0, once
   void vcd_write(const std::string& text);
+  std::string vcd_header() const;
+  void check_limit(Cycle t);
   void vcd_flush();
   void fail(const std::string& why);
   void discard();
@@ -183,6 +210,11 @@ class WaveformTracer {
   std::vector<Filter> filters_;
   std::vector<std::string> selected_;
   std::vector<bool> matched_;
+  std::size_t offered_ = 0;      // probes offered by the network, kept or not (outputs.trace_routers)
+  std::uint64_t written_ = 0;    // VCD bytes written so far
+  double limit_ = 0;             // outputs.max_trace_bytes; 0: none
+  std::function<void()> on_limit_;
+  std::uint64_t fst_samples_ = 0;
   std::string own_save_file_;
   std::vector<std::pair<std::string, std::function<std::string()>>> extra_save_files_;
   // What every row of a save file shares: the scope shown names leave out

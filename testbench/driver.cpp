@@ -59,26 +59,41 @@ namespace {
 
 const char* kMaxMemoryAllowed = "auto (a quarter of the machine's memory, at most half of ulimit -v or the cgroup limit) or a size like 512MiB, 8GiB (1MiB..1024TiB)";
 
-double max_memory(Config& cfg) {
-  const std::string text = cfg.text("run.max_memory");
-  if (text == "auto") return default_max_memory_bytes();
+// A size such as 512MiB or 8GiB, within [least, most] bytes; 0 if `text` is not one.
+double size_bytes(const std::string& text, double least, double most) {
   const std::vector<std::pair<std::string, double>> units{{"KiB", 1024.0}, {"MiB", 1024.0 * 1024}, {"GiB", 1024.0 * 1024 * 1024},
                                                          {"TiB", 1024.0 * 1024 * 1024 * 1024}};
   for (const auto& [unit, scale] : units) {
     if (text.size() <= unit.size() || text.compare(text.size() - unit.size(), unit.size(), unit) != 0) continue;
     std::int64_t count = 0;
-    if (!parse_decimal_integer(text.substr(0, text.size() - unit.size()), count)) break;
+    if (!parse_decimal_integer(text.substr(0, text.size() - unit.size()), count)) return 0;
     const double bytes = static_cast<double>(count) * scale;
-    if (bytes < 1024.0 * 1024 || bytes > 1024.0 * 1024 * 1024 * 1024 * 1024) break;
-    return bytes;
+    return bytes < least || bytes > most ? 0 : bytes;
   }
+  return 0;
+}
+
+double max_memory(Config& cfg) {
+  const std::string text = cfg.text("run.max_memory");
+  if (text == "auto") return default_max_memory_bytes();
+  if (const double bytes = size_bytes(text, 1024.0 * 1024, 1024.0 * 1024 * 1024 * 1024 * 1024); bytes > 0) return bytes;
   cfg.fail("run.max_memory", std::string("expected ") + kMaxMemoryAllowed);
+}
+
+const char* kMaxTraceAllowed = "a size like 64MiB, 4GiB (1KiB..1024TiB)";
+
+// outputs.max_trace_bytes: the largest waveform a run may write.
+double max_trace_bytes(Config& cfg) {
+  const std::string text = cfg.text("outputs.max_trace_bytes");
+  if (const double bytes = size_bytes(text, 1024.0, 1024.0 * 1024 * 1024 * 1024 * 1024); bytes > 0) return bytes;
+  cfg.fail("outputs.max_trace_bytes", std::string("expected ") + kMaxTraceAllowed);
 }
 
 std::string size_text(double bytes) {
   char buf[64];
   if (bytes >= 1024.0 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
-  else std::snprintf(buf, sizeof buf, "%.0f MiB", std::ceil(bytes / (1024.0 * 1024)));
+  else if (bytes >= 1024.0 * 1024) std::snprintf(buf, sizeof buf, "%.0f MiB", std::ceil(bytes / (1024.0 * 1024)));
+  else std::snprintf(buf, sizeof buf, "%.0f KiB", std::ceil(bytes / 1024.0));
   return buf;
 }
 
@@ -235,6 +250,7 @@ Prepared prepare(Config& cfg) {
   p.ctx.trace_packets = read_trace_packets(cfg, *p.setup);
   read_trace_window(cfg, p.ctx);
   p.ctx.trace_blocks = read_trace_routers(cfg);
+  p.max_trace_bytes = max_trace_bytes(cfg);
   cfg.reject_unknown();
   return p;
 }
@@ -269,6 +285,9 @@ std::vector<ParamSpec> common_params() {
       {"outputs.trace_window", "[]", "[FROM, TO]: cycles, FROM <= TO", "trace only these cycles (inclusive; default the whole run)"},
       {"outputs.trace_routers", "[]", "a list of router or NIC names (r3_2, nic5) or [x, y] coordinates",
        "trace only the rows of these blocks (default all)"},
+      {"outputs.max_trace_bytes", "4GiB", kMaxTraceAllowed,
+       "the largest waveform a run may write: a run whose waveform is estimated larger is refused before it starts "
+       "(sim.trace_bytes_estimate in the JSON), and one that grows past it stops with exit 2"},
       {"outputs.trace_packet", "[]", "a packet id (the flit bus's packet field) or a list of at most 64",
        "beside the waveform, a save file per packet, FILE.packet<ID>.gtkw: the links and buffers it crossed, in path "
        "order (network.type=vc)"},
@@ -363,8 +382,9 @@ struct Simulated {
   Experiment* experiment = nullptr;
   double elaboration_seconds = 0;
   double wall_seconds = 0;
+  double trace_bytes_estimate = 0;  // with a waveform
 };
-Simulated simulate(Prepared& p, RunOutputs& outputs, bool quiet) {
+Simulated simulate(Prepared& p, RunOutputs& outputs, const ResourceEstimate& estimate, bool quiet) {
   Simulated s;
   WaveformTracer* tracer = outputs.open_waveform(p.ctx.engine.period);
   p.ctx.tracer = tracer;
@@ -377,6 +397,16 @@ Simulated simulate(Prepared& p, RunOutputs& outputs, bool quiet) {
       throw ConfigError("outputs.trace_routers: '" + missing.front() + "' names no traced block of this network " +
                         "(names are the save file's groups: routers such as r3_2, NICs such as nic5, "
                         "replicators such as repl_l1_r0_0)");
+    // outputs.max_trace_bytes: refused before the first cycle if the
+    // estimate is over; stopped during the run if the file grows past it.
+    std::string why;
+    s.trace_bytes_estimate = tracer->estimate_bytes(estimate.trace, p.ctx.trace_from, p.ctx.trace_to, why);
+    if (s.trace_bytes_estimate > p.max_trace_bytes)
+      throw ConfigError("outputs.max_trace_bytes = " + size_text(p.max_trace_bytes) + ": the waveform is estimated at " +
+                        size_text(s.trace_bytes_estimate) + " (" + why + "); narrow it with outputs.trace_window or " +
+                        "outputs.trace_routers, or raise outputs.max_trace_bytes");
+    CycleEngine* engine = &s.experiment->engine();
+    tracer->set_byte_limit(p.max_trace_bytes, [engine] { engine->stop(); });
     const Cycle from = p.ctx.trace_from, to = p.ctx.trace_to;  // outputs.trace_window
     s.experiment->engine().add_cycle_hook([tracer, from, to](Cycle c) {
       if (c >= from && c <= to) tracer->sample(c);
@@ -404,7 +434,7 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
   RunOutputs outputs(request, cfg, p, failure_json);
   const ResourceEstimate estimate = p.setup->estimate();
   check_resources(estimate, p);
-  const Simulated run = simulate(p, outputs, request.quiet);
+  const Simulated run = simulate(p, outputs, estimate, request.quiet);
   Experiment& experiment = *run.experiment;
   const CycleEngine& engine = experiment.engine();
 
@@ -415,6 +445,7 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
   results["sim"] = sim_figures(experiment, engine, run.wall_seconds);
   results["sim"]["elaboration_seconds"] = run.elaboration_seconds;
   if (estimate.work > 0) results["sim"]["work_estimate"] = estimate.work;
+  if (run.trace_bytes_estimate > 0) results["sim"]["trace_bytes_estimate"] = std::llround(run.trace_bytes_estimate);
   const std::string problem = experiment.problem();
   if (const std::string why = outputs.write(results, problem); !why.empty()) {
     std::cerr << "icnsim: error: " << shown(why, 300) << (problem.empty() ? "" : "; and the run failed: " + shown(problem, 300)) << '\n';

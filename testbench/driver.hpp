@@ -28,6 +28,7 @@ struct Prepared {
   std::string vcd_path;
   double max_memory_bytes = 0;  // run.max_memory, resolved
   double max_work = 0;          // run.max_work: block evaluations
+  double max_trace_bytes = 0;   // outputs.max_trace_bytes
 };
 Prepared prepare(Config& cfg);
 

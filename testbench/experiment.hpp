@@ -76,6 +76,9 @@ struct ResourceEstimate {
   // measured sim.block_evaluations so the estimate can be calibrated.
   double work = 0;
   std::string work_why;           // how it was counted
+  // What its waveform will hold (outputs.max_trace_bytes); empty: not known,
+  // and only the limit during the run guards the disk.
+  TraceEstimate trace;
   // Block evaluations a second on one core of the development machine, for
   // the refusal's wording: 2-8 million over the families at mid sizes; a
   // family whose evaluations cost more (large state per block) says so.

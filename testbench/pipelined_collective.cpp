@@ -203,6 +203,16 @@ ResourceEstimate program_estimate(const PipelinedProgram& p, double network_byte
     e.work = 3.0 * P * steps;
     e.work_why = std::to_string(p.processors) + " processors over " +
                  std::to_string(static_cast<std::uint64_t>(steps)) + " steps of the program";
+    // The waveform: each of the P - 1 receivers takes every one of the s
+    // packets once (broadcast; a reduction sends as many), each seen on the
+    // sender's tx and the receiver's rx rows; a step lasts t + ceil(k/s) cycles.
+    const double units = std::ceil(static_cast<double>(p.k) / static_cast<double>(std::max<std::uint32_t>(1, p.s)));
+    e.trace.cycles = steps * (static_cast<double>(p.t) + units);
+    e.trace.transfers = (P - 1) * static_cast<double>(p.s);
+    // tx busy, destination and packet, rx busy, source and packet, each set
+    // and cleared: measured 70-75 bytes a packet (docs/waveforms/README.md).
+    e.trace.bytes_per_transfer = 72;
+    e.trace.why = std::to_string(static_cast<std::uint64_t>(e.trace.transfers)) + " packet transfers";
   } else {
     // Routers carry every unit as a flit: every processor's NIC and PE and
     // the network's blocks are busy for at least the lower bound's cycles.
