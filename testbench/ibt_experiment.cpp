@@ -48,6 +48,12 @@ class BroadcastTrial : public sc_core::sc_module {
   const LatencyStats& latency() const { return latency_; }
   ibt::IbtNetwork& network() { return network_; }
   const ibt::IbtNetwork& network() const { return network_; }
+  // Waveform rows of `nodes` (the NIC's too), following `packets` (outputs.trace_packet).
+  void trace(WaveformTracer& tracer, const std::string& prefix, const std::vector<NodeId>& nodes,
+             const std::vector<std::uint32_t>& packets) {
+    network_.follow(packets);
+    network_.trace(tracer, prefix, nodes, &nic_);
+  }
   Cycle cycles() const { return receipts_.last_arrival(); }
   std::string verification_problem() const { return receipts_.problem(); }
 
@@ -84,7 +90,14 @@ class IbtExperiment : public CollectiveExperiment {
         topo_(setup.n, setup.d, setup.bypass),
         metrics_(distance_metrics(topo_)) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
-    if (setup_.collective == IbtCollective::kNone) return;
+    if (setup_.collective == IbtCollective::kNone) {
+      for (std::uint32_t id : ctx.trace_packets)  // nothing to follow: each save file says so
+        if (ctx.tracer != nullptr)
+          ctx.tracer->add_save_file(WaveformTracer::packet_save_file_for(ctx.tracer->path(), id), [t = ctx.tracer, id] {
+            return ibt::unsent_packet_save_file(*t, id, "traffic.collective=none: no broadcast");
+          });
+      return;
+    }
     const std::uint64_t content_key = mix64(ctx.seed, 0x1b7);
     unsigned index = 0;
     for (const auto& patterns : setup_.pattern_options) {
@@ -103,7 +116,7 @@ class IbtExperiment : public CollectiveExperiment {
         for (NodeId x = 0; x < topo_.nodes() && traced_.size() < kMaxTracedNodes; ++x)
           if (plan.in_group(topo_, x) == (pass == 0)) traced_.push_back(x);
       }
-      trials_.front()->network().trace(*ctx.tracer, std::string(this->name()), traced_);
+      trials_.front()->trace(*ctx.tracer, std::string(this->name()), traced_, ctx.trace_packets);
     }
   }
 

@@ -30,6 +30,8 @@ struct IbtSetup : ExperimentSetup {
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
+  // outputs.trace_packet: a packet number 0..k-1, followed to one node (docs/waveforms/README.md).
+  bool follows_packets() const override { return true; }
   void estimate_work(ResourceEstimate& e) const;
 };
 

@@ -46,6 +46,8 @@ void BroadcastNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
   if (ext->destinations != nullptr) fanout = ext->destinations->size() - (ext->destinations->contains(params_.node) ? 1 : 0);
   ledger_.deliveries_expected += fanout;
   ++accepted_;
+  accepted_in_cycle_ = last_cycle_ == now ? accepted_in_cycle_ + 1 : 1;
+  last_cycle_ = now;
   router_.inject(id, now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -51,6 +51,9 @@ class BroadcastNic : public sc_core::sc_module {
                CycleEngine& engine, InjectionTarget& router);
 
   std::uint64_t accepted() const { return accepted_; }
+  // Packets it wrote into the router's buffer in cycle t (its waveform row).
+  std::uint32_t accepted_in(Cycle t) const { return last_cycle_ == t ? accepted_in_cycle_ : 0; }
+  NodeId node() const { return params_.node; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -61,6 +64,8 @@ class BroadcastNic : public sc_core::sc_module {
   CycleEngine& engine_;
   InjectionTarget& router_;
   std::uint64_t accepted_ = 0;
+  Cycle last_cycle_ = kNever;
+  std::uint32_t accepted_in_cycle_ = 0;
 };
 
 }  // namespace icn

@@ -14,6 +14,7 @@
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
 #include "models/trace.hpp"
+#include "routers/ibt/broadcast_follower.hpp"
 #include "routers/ibt/ibt_router.hpp"
 #include "routers/ibt/ibt_topology.hpp"
 
@@ -25,6 +26,13 @@ struct PortStats {
   std::uint64_t transfers = 0;
   std::uint32_t max_queue = 0;  // most packets a port of this direction owed its neighbour after a cycle
 };
+
+// "r3_2": a router's name, its coordinates.
+std::string router_name(const IbtTopology& topo, NodeId x);
+// A link's packet bus in the waveform: <router>.<port>.pkt.<field>.
+inline constexpr const char* kPacketBusFields[] = {"valid", "packet", "colour", "src", "hops", "dup"};
+// The save file of a followed packet the run never sent (ibt_packet_trace.cpp).
+std::string unsent_packet_save_file(const WaveformTracer& tracer, std::uint32_t id, const std::string& why);
 
 class IbtNetwork : public sc_core::sc_module {
  public:
@@ -63,15 +71,31 @@ class IbtNetwork : public sc_core::sc_module {
   std::vector<PortStats> port_stats() const;
   unsigned max_buffer() const;
 
-  // Link activity and queue probes for every port of the listed routers.
+  // Waveform rows of the listed routers, `nic`'s (may be null) first: per
+  // router what it holds and ejects, the NIC's injections, per output port
+  // its packet bus and queue. With follow(), a save file per followed packet.
   using sc_core::sc_object::trace;  // sc_object's trace(sc_trace_file*) stays visible beside ours
-  void trace(WaveformTracer& tracer, const std::string& prefix, const std::vector<NodeId>& nodes) const;
+  void trace(WaveformTracer& tracer, const std::string& prefix, const std::vector<NodeId>& nodes,
+             const BroadcastNic* nic = nullptr);
+  // Follows these packet numbers (outputs.trace_packet); before the run and before trace().
+  void follow(const std::vector<std::uint32_t>& packets);
+  const BroadcastFollower* follower() const { return follower_.get(); }
 
  private:
+  void trace_port(WaveformTracer& tracer, const std::string& prefix, NodeId x, unsigned q) const;
+  // "xp" for x+, "bm" for b-: the port's scope in the waveform.
+  std::string vcd_port(unsigned q) const;
+  // The save file of followed packet `id` (ibt_packet_trace.cpp).
+  std::string packet_save_file(const WaveformTracer& tracer, std::uint32_t id) const;
+  NodeId follow_destination(const WaveformTracer& tracer, const BroadcastFollower::Route& route) const;
+
   const IbtTopology& topology_;
   unsigned ports_;
   RouterShared shared_;
   std::vector<std::unique_ptr<IbtRouter>> routers_;
+  std::unique_ptr<BroadcastFollower> follower_;  // null unless outputs.trace_packet
+  std::string trace_prefix_;
+  std::vector<bool> traced_;  // per node: its rows are in the waveform
 };
 
 }  // namespace icn::ibt

@@ -66,7 +66,7 @@ unsigned IbtRouter::colour_ports(const Packet& p) {
   return colour_ports_[colour];
 }
 
-void IbtRouter::accept(PacketId id, Cycle now, bool injected) {
+void IbtRouter::accept(PacketId id, Cycle now, bool injected, unsigned in_port) {
   const Packet& p = shared_.pool[id];
   if (p.seq >= shared_.packets) {
     throw std::logic_error(std::string(name()) + ": " + describe_packet(p) + " has no buffer slot (k = " +
@@ -79,6 +79,7 @@ void IbtRouter::accept(PacketId id, Cycle now, bool injected) {
     return;
   }
   store_.record(p.seq, now);
+  if (shared_.follower != nullptr) shared_.follower->arrived(p, node_, in_port, now);
   // The ejection port hands the packet to the processor it is wired to: this
   // node's, unless a wiring fault crossed it with another node's.
   if (!injected) ejection_.deliver(shared_.sink, shared_.ledger, shared_.swap.wired_to(node_), p, now);
@@ -100,7 +101,7 @@ void IbtRouter::note_failed_requests(unsigned ports, unsigned packet, Cycle now)
 }
 
 void IbtRouter::inject(PacketId packet, Cycle now) {
-  accept(packet, now, true);
+  accept(packet, now, true, BroadcastFollower::kFromNic);
   engine()->wake(*this, now);
 }
 
@@ -143,8 +144,9 @@ Cycle IbtRouter::tick(Cycle now) {
   // Only the links marked in this cycle's arrival mask carry a packet; read them in port order.
   std::uint32_t& marked = arrivals_.ports[now & 1u];
   for (std::uint32_t ports = marked; ports != 0; ports &= ports - 1) {
-    const PacketId id = in_[__builtin_ctz(ports)].take(now, kNoPacket);
-    if (id != kNoPacket) accept(id, now, false);
+    const unsigned q = static_cast<unsigned>(__builtin_ctz(ports));
+    const PacketId id = in_[q].take(now, kNoPacket);
+    if (id != kNoPacket) accept(id, now, false, q);
   }
   marked = 0;
   const unsigned w = shared_.words;

@@ -43,6 +43,7 @@
 #include "models/packet.hpp"
 #include "models/wiring_fault.hpp"
 #include "nics/icn_extension.hpp"
+#include "routers/ibt/broadcast_follower.hpp"
 #include "routers/ibt/broadcast_nic.hpp"
 #include "routers/ibt/broadcast_port_arbiter.hpp"
 #include "routers/ibt/broadcast_route.hpp"
@@ -89,6 +90,7 @@ struct RouterShared {
   EjectionSwap swap;      // a wiring fault: two nodes' ejection ports crossed (network.swap_ejection)
   LinkActivity activity;
   std::uint64_t duplicates = 0;  // copies that reached a router already holding the packet
+  BroadcastFollower* follower = nullptr;  // outputs.trace_packet: null unless packets are followed
   unsigned words;                // W = ceil(k/64)
   std::vector<Word> scratch;     // 2W words (candidates, pending), used within one tick
 
@@ -153,7 +155,8 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
     Cycle waiting_since = kNever;  // since when the port owes packets it has not sent
   };
 
-  void accept(PacketId id, Cycle now, bool injected);
+  // `in_port`: the input it came on (BroadcastFollower::kFromNic when injected).
+  void accept(PacketId id, Cycle now, bool injected, unsigned in_port);
   void note_failed_requests(unsigned ports, unsigned packet, Cycle now);
   unsigned colour_ports(const Packet& p);
   PortOrder order_for(unsigned port, const Packet& p) const;

@@ -257,14 +257,14 @@ TEST(IbtCli, AFailedLinkStallsAndTheWatchdogNamesThePort) {
 }
 
 // Waveforms: GTKWave's vcd2fst reads the file, which holds every port's
-// link-activity and queue signals.
+// packet bus and queue (their values: tests/integration/waveform_ibt_test.cpp).
 TEST(IbtCli, WaveformsOfASmallBroadcast) {
   const std::string dir = scratch_dir();
   const CommandResult r = run_icnsim("run /dev/null --set network.type=ibt --set network.n=8 --set network.bypass=[2] "
                                      "--set traffic.collective=rect_broadcast --set traffic.packets=8 --vcd " + dir + "/w.vcd");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string vcd = read_file(dir + "/w.vcd");
-  for (const char* s : {"$scope module r0_0", "$scope module xp", "$scope module bm", " tx ", " queue "})
+  for (const char* s : {"$scope module r0_0", "$scope module xp", "$scope module bm", "$scope module pkt", " valid ", " queue "})
     EXPECT_NE(vcd.find(s), std::string::npos) << s;
   EXPECT_EQ(std::system(("vcd2fst " + dir + "/w.vcd " + dir + "/w.fst >/dev/null 2>&1").c_str()), 0);
   // A larger network traces 4096 routers, the broadcast group's first.
