@@ -1,5 +1,8 @@
-// The packet fat tree's waveform rows (`--vcd`).
+// The packet fat tree's waveform rows (`--vcd`) and the per-packet save
+// files of outputs.trace_packet (written when the run ends: a packet's path
+// is known only then).
 #include <algorithm>
+#include <sstream>
 
 #include "routers/fattree_packet/fat_tree_network.hpp"
 
@@ -30,6 +33,14 @@ std::string slashed(std::string name) {
 }
 
 }  // namespace
+
+void FatTreeNetwork::follow(const std::vector<std::uint32_t>& messages) {
+  if (messages.empty()) return;
+  follower_ = std::make_unique<PacketFollower>(messages);
+  for (auto& nic : nics_) nic->set_follower(follower_.get());
+  for (auto& level : routers_)
+    for (auto& r : level) r->set_follower(follower_.get());
+}
 
 std::string FatTreeNetwork::bus_scope(const TracedChannel& t, unsigned link) const {
   return t.scope + (t.width == 1 ? std::string() : ".link" + std::to_string(link)) + ".pkt";
@@ -70,6 +81,7 @@ void FatTreeNetwork::trace_channel(WaveformTracer& tracer, const Channel* c, Tra
                field([everyone](const Packet& p) { return p.broadcast() ? everyone : static_cast<std::uint32_t>(p.dst); }),
                row(label + "dst", Radix::kDecimal));
   }
+  traced_.emplace(c, std::move(t));
 }
 
 // Channels in the order a message's route runs down the screen: the NICs'
@@ -78,6 +90,10 @@ void FatTreeNetwork::trace_channel(WaveformTracer& tracer, const Channel* c, Tra
 // Rows are named <prefix>.level<l>.<channel>, the channel after the block it
 // leaves (r2_1.up, r1_0.down1, nic3.up).
 void FatTreeNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
+  if (follower_)
+    for (const auto& [id, path] : follower_->paths())
+      tracer.add_save_file(WaveformTracer::packet_save_file_for(tracer.path(), id),
+                           [this, &tracer, id = id] { return packet_save_file(tracer, id); });
   const std::size_t net = std::string(name()).size() + 1;
   auto at = [&](unsigned level, const Channel* c) {
     TracedChannel t;
@@ -112,6 +128,59 @@ void FatTreeNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
       }
       trace_channel(tracer, down_[level][k], t, &routers_[level][k / 2]->output(kDown0 + k % 2).queue());
     }
+}
+
+// The rows a followed packet crossed, in path order: per channel (its source
+// NIC's link up first, its destination's ejection link last) the queue it
+// waited in and the physical link it left on; the window around its life,
+// marker A at its injection and B at its delivery; a comment per hop.
+std::string FatTreeNetwork::packet_save_file(const WaveformTracer& tracer, std::uint32_t id) const {
+  const PacketFollower::Path* path = follower_ ? follower_->path(id) : nullptr;
+  std::ostringstream g;
+  const std::string dump = tracer.path().substr(tracer.path().find_last_of('/') + 1);
+  g << "[*] GTKWave save file written by icnsim: packet " << id << " (outputs.trace_packet) in " << dump << "\n"
+    << "[*] Open with: gtkwave " << dump << " <this file>\n";
+  if (path == nullptr || path->injected() == kNever) {
+    g << "[*] Packet " << id << " was not injected in this run: nothing to show.\n"
+      << "[dumpfile] \"" << dump << "\"\n";
+    return g.str();
+  }
+  g << "[dumpfile] \"" << dump << "\"\n[size] 1400 900\n";
+  const Cycle injected = path->injected();
+  Cycle delivered = kNever, last = injected;  // the last copy's delivery; the last cycle it was seen
+  for (const auto& e : path->ejections) {
+    delivered = delivered == kNever ? e.arrived : std::max(delivered, e.arrived);
+    last = std::max(last, e.arrived);
+  }
+  const bool broadcast = path->dst == kBroadcastDestination;
+  g << "[*] " << path->src << " -> " << (broadcast ? std::string("all") : std::to_string(path->dst))
+    << ": injected in cycle " << injected << ", "
+    << (delivered == kNever ? std::string("not delivered when the run ended")
+                            : std::string(broadcast ? "the last copy " : "") + "delivered at the end of cycle " +
+                                  std::to_string(delivered))
+    << ". Marker A: injection, B: delivery.\n";
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+  for (std::size_t i = 0; i < path->hops.size(); ++i) {
+    const auto& hop = path->hops[i];
+    const TracedChannel& t = traced_.at(hop.channel);
+    g << "[*] hop " << i + 1 << ": " << t.title << ": in " << t.queue_label << " from cycle " << hop.queued << ", ";
+    if (hop.sent == kNever) {
+      g << "still there when the run ended\n";
+    } else {
+      g << "sent in cycle " << hop.sent << " on link " << hop.link << " (waited " << hop.sent - hop.queued << ")\n";
+      last = std::max(last, hop.sent);
+    }
+    std::vector<std::string> rows{t.queue};
+    if (t.width > 1) rows.push_back(t.scope + ".sent");
+    if (hop.sent != kNever && hop.link < t.links)
+      for (const char* f : {"valid", "packet", "src", "dst"}) rows.push_back(bus_scope(t, hop.link) + "." + f);
+    groups.push_back({"hop " + std::to_string(i + 1) + ": " + t.title, rows});
+  }
+  for (const auto& e : path->ejections)
+    g << "[*] delivered to nic" << e.node << " at the end of cycle " << e.arrived << "\n";
+  g << tracer.window_lines(injected > 4 ? injected - 4 : 0, last + 4, {injected, delivered});
+  for (const auto& [title, rows] : groups) g << tracer.rows_text(title, rows);
+  return g.str();
 }
 
 }  // namespace icn::fattree

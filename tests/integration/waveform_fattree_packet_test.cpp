@@ -1,4 +1,5 @@
-// The packet fat tree's waveform (`--vcd`), read back from the files: every packet on the channels' packet buses, its
+// The packet fat tree's waveform (`--vcd`) and outputs.trace_packet, read
+// back from the files: every packet on the channels' packet buses, its
 // source and destination, and the path it took, checked against the tree's
 // shape and the traffic's definition computed here (never from the code
 // that writes the waveform); the save files against the VCD.
@@ -101,6 +102,18 @@ std::map<std::uint64_t, std::vector<Seen>> sightings(const Vcd& vcd, const Tree&
   for (auto& [id, s] : seen)
     std::stable_sort(s.begin(), s.end(), [](const Seen& a, const Seen& b) { return a.cycle < b.cycle; });
   return seen;
+}
+
+// The signals a save file's rows name, in order.
+std::vector<std::string> save_file_signals(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("+{", 0) != 0) continue;
+    const std::string signal = line.substr(line.find("} ") + 2);
+    out.push_back(signal.substr(0, signal.find('[')));
+  }
+  return out;
 }
 
 // A total exchange on 8 leaves: every leaf sends one message to every other.
@@ -231,6 +244,110 @@ TEST(WaveformFatTreePacket, SaveFileLabelsAndGroupsEveryChannel) {
   EXPECT_EQ(rows, expected_rows);
   EXPECT_NE(text.find("+{level2/r2_0/up/link1/pkt/dst} SystemC.icnsim.level2.r2_0.up.link1.pkt.dst"), std::string::npos);
   EXPECT_NE(text.find("+{nic3/inject/source_queue} SystemC.icnsim.level0.nic3.up.source_queue"), std::string::npos);
+}
+
+// outputs.trace_packet on the packet fat tree: per followed packet a save
+// file whose rows are exactly the channels of its tree path, in path order
+// (each channel's queue, and the physical link the bus shows the packet
+// on), with marker A in the cycle its source NIC's bus shows it and B in the
+// cycle the bus into its destination shows it (links of latency 1: it has
+// arrived at the end of that cycle), and a comment per hop whose "sent in
+// cycle" is when the bus shows it there. Packets picked by a fixed
+// pseudo-random sequence; one id the run never made gets a file that says so.
+TEST(WaveformFatTreePacket, TracePacketSaveFileListsThePathInOrderWithMarkers) {
+  const std::string dir = scratch_dir();
+  const Tree tree{3, {1, 2, 4}};
+  std::set<unsigned> picked;
+  for (unsigned x = 7; picked.size() < 16;) picked.insert((x = (x * 1103515245u + 12345u) % 2147483648u) % 56);
+  std::string list;
+  for (unsigned id : picked) list += std::to_string(id) + ",";
+  const CommandResult r = run_exchange(dir, "ebft", "--set outputs.trace_packet=[" + list + "56]");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Vcd vcd = parse_vcd(read_file(dir + "/ebft.vcd"));
+  const auto seen = sightings(vcd, tree);
+  std::uint64_t wide = 0;
+  for (unsigned id : picked) {
+    SCOPED_TRACE("packet " + std::to_string(id));
+    const std::string text = read_file(dir + "/ebft.packet" + std::to_string(id) + ".gtkw");
+    ASSERT_FALSE(text.empty());
+    ASSERT_EQ(seen.count(id), 1u);
+    const auto& s = seen.at(id);
+    const unsigned src = std::stoul(s.front().channel.substr(10));
+    const std::string& last = s.back().channel;
+    const unsigned dst = 2 * std::stoul(last.substr(last.find('_') + 1)) + (last.back() - '0');
+    // Its rows: the channels of the path, in order; each bus row one the packet is on.
+    std::vector<std::string> channels;
+    for (const std::string& signal : save_file_signals(text)) {
+      ASSERT_EQ(vcd.ids.count(signal), 1u) << signal;
+      const std::string channel = channel_of(signal);
+      if (channels.empty() || channels.back() != channel) channels.push_back(channel);
+      const std::string tail = ".pkt.packet";
+      if (signal.size() > tail.size() && signal.compare(signal.size() - tail.size(), tail.size(), tail) == 0) {
+        const auto ids = vcd.series(signal), valid = vcd.series(signal.substr(0, signal.size() - 6) + "valid");
+        bool on = false;
+        for (std::size_t t = 0; t < ids.size(); ++t) on = on || (valid[t] != 0 && ids[t] == id);
+        EXPECT_TRUE(on) << signal << " never shows the packet";
+        wide += signal.find(".link0.") == std::string::npos && signal.find(".link") != std::string::npos;
+      }
+    }
+    EXPECT_EQ(channels, Tree::path(src, dst)) << src << " -> " << dst;
+    // Markers A and B: "*<zoom> <marker> <A> <B> ..." in nanoseconds (1 ns a cycle).
+    std::istringstream in(text);
+    std::vector<std::uint64_t> sent;
+    for (std::string line; std::getline(in, line);) {
+      if (line[0] == '*') {
+        std::istringstream fields(line);
+        std::string zoom;
+        long long marker = 0, a = 0, b = 0;
+        fields >> zoom >> marker >> a >> b;
+        EXPECT_EQ(a, static_cast<long long>(s.front().cycle)) << line;
+        EXPECT_EQ(b, static_cast<long long>(s.back().cycle)) << line;
+      }
+      const auto at = line.find("sent in cycle ");
+      if (line.rfind("[*] hop ", 0) == 0 && at != std::string::npos) sent.push_back(std::stoull(line.substr(at + 14)));
+    }
+    std::vector<std::uint64_t> bus;
+    for (const Seen& x : s) bus.push_back(x.cycle);
+    EXPECT_EQ(sent, bus) << "one comment per hop, sent when the bus shows it";
+  }
+  EXPECT_GT(wide, 0u) << "no followed packet took a second physical link: the link choice is untested";
+  const std::string none = read_file(dir + "/ebft.packet56.gtkw");
+  EXPECT_NE(none.find("Packet 56 was not injected in this run"), std::string::npos) << none;
+  EXPECT_TRUE(save_file_signals(none).empty());
+}
+
+// A followed broadcast (every copy shares its message id): its save file
+// holds every channel of the tree once, directed away from the source (each
+// of the 2n - 2 edges), and one delivery per other leaf, B at the last.
+TEST(WaveformFatTreePacket, TracePacketFollowsABroadcastsWholeTree) {
+  const std::string dir = scratch_dir();
+  const Tree tree{3, {1, 1, 1}};
+  const CommandResult r = run_icnsim("run /dev/null --quiet --set network.leaves=8 --set traffic.collective=broadcast "
+                                     "--set traffic.root=5 --set outputs.trace_packet=0 --vcd " + dir + "/b.vcd");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Vcd vcd = parse_vcd(read_file(dir + "/b.vcd"));
+  const auto seen = sightings(vcd, tree);
+  ASSERT_EQ(seen.count(0), 1u);
+  const std::string text = read_file(dir + "/b.packet0.gtkw");
+  std::set<std::string> channels;
+  for (const std::string& signal : save_file_signals(text)) channels.insert(channel_of(signal));
+  std::set<std::string> on_bus;
+  for (const Seen& x : seen.at(0)) on_bus.insert(x.channel);
+  EXPECT_EQ(channels, on_bus);
+  EXPECT_EQ(channels.size(), 2u * 8u - 2u);
+  EXPECT_EQ(channels.count(Tree::up(0, 5)), 1u);
+  std::size_t deliveries = 0;
+  for (std::size_t at = text.find("[*] delivered to nic"); at != std::string::npos; at = text.find("[*] delivered to nic", at + 1))
+    ++deliveries;
+  EXPECT_EQ(deliveries, 7u);
+}
+
+// outputs.trace_packet needs a waveform: without one, one line and exit 2.
+TEST(WaveformFatTreePacket, TracePacketWithoutAWaveformIsOneLine) {
+  expect_rejected("run /dev/null --set network.leaves=8 --set outputs.trace_packet=3",
+                  "outputs.trace_packet = 3: needs a waveform to follow the packet in");
+  expect_rejected("run /dev/null --set outputs.trace_packet=[1,x] --vcd " + scratch_dir() + "/x.vcd",
+                  "outputs.trace_packet");
 }
 
 }  // namespace icn::test
