@@ -246,6 +246,20 @@ TEST(WaveformFatTreePacket, SaveFileLabelsAndGroupsEveryChannel) {
   EXPECT_NE(text.find("+{nic3/inject/source_queue} SystemC.icnsim.level0.nic3.up.source_queue"), std::string::npos);
 }
 
+// A NIC's ejection label names the NIC the channel is wired to: with
+// network.swap_ejection=[0, 3], r1_0.down0 feeds leaf 3 and r1_1.down1 leaf 0
+// (the run then fails its verdict, and still writes its waveform).
+TEST(WaveformFatTreePacket, EjectionLabelsFollowTheWiring) {
+  const std::string dir = scratch_dir();
+  const CommandResult r = run_icnsim("run /dev/null --quiet --set network.leaves=8 --set traffic.collective=total_exchange "
+                                     "--set network.swap_ejection=[0,3] --vcd " + dir + "/s.vcd");
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const std::string text = read_file(dir + "/s.gtkw");
+  EXPECT_NE(text.find("+{nic3/eject/pkt/src} SystemC.icnsim.level1.r1_0.down0.pkt.src"), std::string::npos);
+  EXPECT_NE(text.find("+{nic0/eject/pkt/src} SystemC.icnsim.level1.r1_1.down1.pkt.src"), std::string::npos);
+  EXPECT_NE(text.find("+{nic1/eject/pkt/src} SystemC.icnsim.level1.r1_0.down1.pkt.src"), std::string::npos);
+}
+
 // outputs.trace_packet on the packet fat tree: per followed packet a save
 // file whose rows are exactly the channels of its tree path, in path order
 // (each channel's queue, and the physical link the bus shows the packet
