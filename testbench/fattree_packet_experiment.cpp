@@ -62,6 +62,7 @@ struct FatTreeSetup : ExperimentSetup {
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
+  bool follows_packets() const override { return true; }  // outputs.trace_packet
 };
 
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
@@ -145,7 +146,10 @@ class FatTreePacketExperiment : public CollectiveExperiment {
       engine_.add(pe);
       pe.start();
     }
-    if (ctx.tracer != nullptr) network_.trace(*ctx.tracer, std::string(this->name()));
+    if (ctx.tracer != nullptr) {
+      network_.follow(ctx.trace_packets);
+      network_.trace(*ctx.tracer, std::string(this->name()));
+    }
   }
 
   std::uint64_t routers() const override { return shape_.leaves() - 1; }

@@ -13,7 +13,7 @@ std::string router_name(unsigned level, unsigned index) {
 FatTreeNetwork::FatTreeNetwork(sc_core::sc_module_name name, const FatTreeShape& shape,
                                unsigned link_latency, CycleEngine& engine, PacketPool& pool,
                                TrafficLedger& ledger, const EjectionSwap& swap)
-    : sc_module(name), shape_(shape) {
+    : sc_module(name), shape_(shape), pool_(pool) {
   const unsigned h = shape_.height();
   const NodeId n = shape_.leaves();
 
@@ -51,7 +51,11 @@ FatTreeNetwork::FatTreeNetwork(sc_core::sc_module_name name, const FatTreeShape&
     }
   }
   // Each NIC's up and down links; a wiring fault crosses two leaves' down links.
-  for (NodeId k = 0; k < n; ++k) nics_[k]->attach(*up_[0][k], *down_[1][swap.wired_to(k)]);
+  ejects_to_.resize(n);
+  for (NodeId k = 0; k < n; ++k) {
+    nics_[k]->attach(*up_[0][k], *down_[1][swap.wired_to(k)]);
+    ejects_to_[swap.wired_to(k)] = k;
+  }
 }
 
 Channel& FatTreeNetwork::make_channel(const std::string& name, unsigned width, unsigned latency) {
@@ -112,32 +116,6 @@ std::size_t FatTreeNetwork::max_nic_queue() const {
   std::size_t m = 0;
   for (const auto& nic : nics_) m = std::max(m, nic->injection_queue().max_occupancy());
   return m;
-}
-
-void FatTreeNetwork::trace(WaveformTracer& tracer, const std::string& prefix) const {
-  // Scopes: <prefix>.level<l>.<channel>.{tx,queue}; tx = transfers started this cycle.
-  for (unsigned level = 0; level <= shape_.height(); ++level) {
-    const std::string scope = prefix + ".level" + std::to_string(level) + ".";
-    if (level < shape_.height()) {
-      for (std::size_t k = 0; k < up_[level].size(); ++k) {
-        const Channel* c = up_[level][k];
-        const std::string base = scope + c->name().substr(std::string(name()).size() + 1);
-        tracer.add(base + ".tx", bits_for(c->width()), [c](Cycle t) { return c->sent_in(t); });
-        const PacketQueue* q = level == 0 ? &nics_[k]->injection_queue()
-                                          : &routers_[level][k]->output(kUp).queue();
-        tracer.add(base + ".queue", 16, [q](Cycle) { return static_cast<std::uint32_t>(q->size()); });
-      }
-    }
-    if (level >= 1) {
-      for (std::size_t k = 0; k < down_[level].size(); ++k) {
-        const Channel* c = down_[level][k];
-        const std::string base = scope + c->name().substr(std::string(name()).size() + 1);
-        tracer.add(base + ".tx", bits_for(c->width()), [c](Cycle t) { return c->sent_in(t); });
-        const PacketQueue* q = &routers_[level][k / 2]->output(kDown0 + k % 2).queue();
-        tracer.add(base + ".queue", 16, [q](Cycle) { return static_cast<std::uint32_t>(q->size()); });
-      }
-    }
-  }
 }
 
 }  // namespace icn::fattree

@@ -8,6 +8,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/channel.hpp"
@@ -19,6 +20,7 @@
 #include "models/trace.hpp"
 #include "models/wiring_fault.hpp"
 #include "routers/fattree_packet/fat_tree_router.hpp"
+#include "routers/fattree_packet/packet_follower.hpp"
 #include "routers/fattree_packet/packet_nic.hpp"
 
 namespace icn::fattree {
@@ -59,14 +61,34 @@ class FatTreeNetwork : public sc_core::sc_module {
   std::vector<LevelStats> level_stats(Cycle cycles) const;
   std::size_t max_nic_queue() const;
 
-  // Adds link activity and queue occupancy probes for every branch.
+  // outputs.trace_packet: follows these messages channel by channel (before trace()).
+  void follow(const std::vector<std::uint32_t>& messages);
+
+  // Adds per channel its packet bus (per physical link: valid, message id,
+  // source, destination) and the queue that drives it, labelled and grouped
+  // for the save file; and a save file per followed packet
+  // (fat_tree_trace.cpp).
   using sc_core::sc_object::trace;  // sc_object's trace(sc_trace_file*) stays visible beside ours
-  void trace(WaveformTracer& tracer, const std::string& prefix) const;
+  void trace(WaveformTracer& tracer, const std::string& prefix);
 
  private:
+  // What trace() added for one channel, for the per-packet save files.
+  struct TracedChannel {
+    std::string scope;        // <prefix>.level<l>.<channel>
+    std::string label;        // its rows' label path: level2/r2_0/up, nic3/inject, nic5/eject
+    std::string title;        // its save-file group
+    std::string queue;        // the row of the queue that drives it
+    std::string queue_label;
+    unsigned width = 1;       // physical links
+    unsigned links = 1;       // ... of which traced one by one
+  };
   Channel& make_channel(const std::string& name, unsigned width, unsigned latency);
+  void trace_channel(WaveformTracer& tracer, const Channel* c, TracedChannel t, const PacketQueue* q);
+  std::string bus_scope(const TracedChannel& t, unsigned link) const;
+  std::string packet_save_file(const WaveformTracer& tracer, std::uint32_t id) const;
 
   FatTreeShape shape_;
+  PacketPool& pool_;
   std::vector<std::unique_ptr<PacketNic>> nics_;
   std::vector<std::vector<std::unique_ptr<FatTreeRouter>>> routers_;  // [level][index], level >= 1
   std::deque<Channel> channels_;
@@ -74,6 +96,9 @@ class FatTreeNetwork : public sc_core::sc_module {
   std::vector<std::vector<Channel*>> up_;
   // down_[l][k]: channel from level-l node k/2 down to child k (l >= 1).
   std::vector<std::vector<Channel*>> down_;
+  std::vector<NodeId> ejects_to_;  // ejects_to_[k]: the NIC down_[1][k] feeds (network.swap_ejection)
+  std::unique_ptr<PacketFollower> follower_;  // null unless packets are followed
+  std::unordered_map<const Channel*, TracedChannel> traced_;
 };
 
 }  // namespace icn::fattree

@@ -27,6 +27,7 @@ void FatTreeRouter::route(PacketId packet, unsigned in_port, Cycle now) {
                              " to unconnected port " + port_name(port));
     }
     if (outputs_[port].channel()->failed()) ++failed_requests_[port];
+    if (follower_ != nullptr) follower_->queued(pool_[packet], outputs_[port].channel(), now);
     outputs_[port].enqueue(first ? packet : pool_.clone(packet), now);
     first = false;
   }
@@ -42,10 +43,20 @@ Cycle FatTreeRouter::tick(Cycle now) {
   for (unsigned port = 0; port < kPorts; ++port) {
     OutputPort& out = outputs_[port];
     if (!out.connected()) continue;
-    if (out.transmit(now, pool_) > 0) engine()->note_progress();
+    if (out.transmit(now, pool_) > 0) {
+      engine()->note_progress();
+      if (follower_ != nullptr) report_sent(out, now);
+    }
     holding = holding || !out.queue().empty();
   }
   return holding ? now + 1 : kNever;
+}
+
+// The channel's transfers of this cycle, read back in the order they were
+// started: the rank of each is its physical link.
+void FatTreeRouter::report_sent(const OutputPort& out, Cycle now) {
+  unsigned link = 0;
+  out.channel()->sent(now, [&](PacketId id) { follower_->sent(pool_[id], out.channel(), link++, now); });
 }
 
 void FatTreeRouter::report_held(std::vector<HeldTraffic>& out) const {

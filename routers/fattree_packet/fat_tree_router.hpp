@@ -23,6 +23,7 @@
 #include "models/engine.hpp"
 #include "models/packet.hpp"
 #include "routers/fattree_packet/output_port.hpp"
+#include "routers/fattree_packet/packet_follower.hpp"
 #include "routers/fattree_packet/route_computation.hpp"
 
 namespace icn::fattree {
@@ -45,9 +46,12 @@ class FatTreeRouter : public sc_core::sc_module, public Clocked {
   // Packets (broadcast copies included) routed to output `port` while its
   // channel was failed: what the cut channel would have carried.
   std::uint64_t failed_output_requests(unsigned port) const { return failed_requests_[port]; }
+  // outputs.trace_packet: told where followed packets queue and leave.
+  void set_follower(PacketFollower* follower) { follower_ = follower; }
 
  private:
   void route(PacketId packet, unsigned in_port, Cycle now);
+  void report_sent(const OutputPort& out, Cycle now);
 
   unsigned level_;
   unsigned index_;
@@ -56,6 +60,7 @@ class FatTreeRouter : public sc_core::sc_module, public Clocked {
   std::array<Channel*, kPorts> inputs_{};
   std::array<OutputPort, kPorts> outputs_;
   std::array<std::uint64_t, kPorts> failed_requests_{};  // per output: packets routed to it while failed
+  PacketFollower* follower_ = nullptr;  // null unless packets are followed
 };
 
 }  // namespace icn::fattree

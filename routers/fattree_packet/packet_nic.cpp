@@ -45,6 +45,7 @@ void PacketNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
   if (to_network_->failed()) ++failed_requests_;
   const Cycle now = engine()->now();
   injection_.push(id, now);
+  if (follower_ != nullptr) follower_->accepted(p, to_network_, now);
   engine()->wake(*this, now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -64,6 +65,7 @@ Cycle PacketNic::tick(Cycle now) {
     d.hops = p.hops;
     ++delivered_;
     ++ledger_.delivered;
+    if (follower_ != nullptr) follower_->ejected(p, params_.node, d.arrived);
     engine()->note_progress();
     if (sink_ != nullptr) sink_->deliver(d);
     pool_.release(id);
@@ -74,6 +76,7 @@ Cycle PacketNic::tick(Cycle now) {
     p.injected = now;
     p.hops = 1;
     to_network_->send(now, id);
+    if (follower_ != nullptr) follower_->sent(p, to_network_, to_network_->sent_in(now) - 1, now);
     engine()->note_progress();
   }
   injection_.sample();

@@ -19,6 +19,7 @@
 #include "models/packet.hpp"
 #include "models/packet_queue.hpp"
 #include "nics/icn_extension.hpp"
+#include "routers/fattree_packet/packet_follower.hpp"
 
 namespace icn {
 
@@ -36,6 +37,8 @@ class PacketNic : public sc_core::sc_module, public Clocked {
 
   void attach(Channel& to_network, Channel& from_network);
   void set_sink(DeliverySink& sink) { sink_ = &sink; }
+  // outputs.trace_packet: told when followed packets are accepted, injected and delivered.
+  void set_follower(fattree::PacketFollower* follower) { follower_ = follower; }
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
@@ -58,6 +61,7 @@ class PacketNic : public sc_core::sc_module, public Clocked {
   Channel* to_network_ = nullptr;
   Channel* from_network_ = nullptr;
   DeliverySink* sink_ = nullptr;
+  fattree::PacketFollower* follower_ = nullptr;  // null unless packets are followed
   PacketQueue injection_;
   std::uint64_t delivered_ = 0;
   std::uint64_t failed_requests_ = 0;  // packets accepted while to_network_ was failed

@@ -1,6 +1,6 @@
 // `--vcd FILE` writes a waveform GTKWave reads: checked with GTKWave's own
-// vcd2fst, and by integrating the link-activity signals, which must add up to
-// the transfers the JSON reports.
+// vcd2fst, and by integrating the packet buses' valid signals, which must add
+// up to the transfers the JSON reports.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,24 +48,27 @@ TEST(Waveform, VcdOpensInGtkwaveToolsAndMatchesTheTransfers) {
   std::uint64_t transfers = 0;
   for (const auto& level : json["levels"]) transfers += level["transfers_up"].get<std::uint64_t>() + level["transfers_down"].get<std::uint64_t>();
   std::uint64_t traced = 0;
-  int tx_signals = 0, queue_signals = 0;
+  int valid_signals = 0, queue_signals = 0;
+  auto ends_with = [](const std::string& s, const std::string& tail) {
+    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+  };
   for (const auto& [id, name] : vcd.names) {
-    if (name.size() > 3 && name.compare(name.size() - 3, 3, ".tx") == 0) {
+    if (ends_with(name, ".pkt.valid")) {
       traced += vcd.integral.at(id);
-      ++tx_signals;
+      ++valid_signals;
     }
-    if (name.find(".queue") != std::string::npos) ++queue_signals;
+    if (ends_with(name, "queue")) ++queue_signals;
   }
-  // 8 leaves: 14 branches, two directions each.
-  EXPECT_EQ(tx_signals, 28);
+  // 8 leaves: 14 branches, two directions each, one physical link each.
+  EXPECT_EQ(valid_signals, 28);
   EXPECT_EQ(queue_signals, 28);
   EXPECT_EQ(traced, transfers);
   EXPECT_GT(transfers, 0u);
   // The last cycle is in the file: the NICs read the final deliveries in cycle T + 1.
   EXPECT_EQ(vcd.last_cycle, json["result"]["cycles"].get<std::uint64_t>() + 1);
-  // Signals are grouped by level: SystemC.icnsim.level<l>.<block>.<port>.tx
+  // Signals are grouped by level: SystemC.icnsim.level<l>.<block>.<port>.pkt.valid
   bool grouped = false;
-  for (const auto& [id, name] : vcd.names) grouped = grouped || name.rfind("SystemC.icnsim.level2.r2_0.up.tx", 0) == 0;
+  for (const auto& [id, name] : vcd.names) grouped = grouped || name == "SystemC.icnsim.level2.r2_0.up.pkt.valid";
   EXPECT_TRUE(grouped);
 }
 
@@ -362,8 +365,9 @@ TEST(Waveform, TracePacketSaveFileFollowsThePacketsRecordedHops) {
 TEST(Waveform, TracePacketBadInputIsOneLine) {
   const std::string mesh = "run " + std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/mesh8x8_uniform.yaml ";
   expect_rejected(mesh + "--set outputs.trace_packet=3", "outputs.trace_packet = 3: needs a waveform to follow the packet in");
-  expect_rejected("run /dev/null --set outputs.trace_packet=3 --vcd " + scratch_dir() + "/x.vcd",
-                  "outputs.trace_packet = 3: applies only to network.type=vc");
+  expect_rejected("run /dev/null --set network.type=crossbar --set network.processors=8 --set outputs.trace_packet=3 "
+                  "--vcd " + scratch_dir() + "/x.vcd",
+                  "outputs.trace_packet = 3: applies only to");
   expect_rejected(mesh + "--set outputs.trace_packet=-1 --vcd " + scratch_dir() + "/y.vcd",
                   "outputs.trace_packet = -1: out of range");
   std::string many;
