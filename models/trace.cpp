@@ -611,7 +611,9 @@ void WaveformTracer::check_limit(Cycle t) {
   char text[160];
   std::snprintf(text, sizeof text, "the waveform reached outputs.max_trace_bytes = %.0f bytes at cycle %llu", limit_,
                 static_cast<unsigned long long>(t));
-  fail(std::string(text) + "; narrow it with outputs.trace_window or outputs.trace_routers, or raise outputs.max_trace_bytes");
+  limit_reached_ = std::string(text) +
+                   "; narrow it with outputs.trace_window or outputs.trace_routers, or raise outputs.max_trace_bytes";
+  fail(limit_reached_);
   if (on_limit_) on_limit_();
 }
 

@@ -143,6 +143,8 @@ class WaveformTracer {
     limit_ = bytes;
     on_limit_ = std::move(on_limit);
   }
+  // "" unless the waveform reached that limit; then the line saying so.
+  const std::string& limit_reached() const { return limit_reached_; }
 
   // Completes the file: flushes and closes it, checks it, and puts it in
   // place. Returns "" on success, else one line saying what went wrong.
@@ -165,6 +167,8 @@ class WaveformTracer {
   std::size_t probes() const { return probes_.size(); }
   const std::string& path() const { return path_; }
   bool fst() const { return fst_format_; }
+  // Written to a device or FIFO (/dev/null), not a file: it takes no disk.
+  bool to_device() const { return in_place_; }
 
  private:
   struct Var {
@@ -213,6 +217,7 @@ class WaveformTracer {
   std::size_t offered_ = 0;      // probes offered by the network, kept or not (outputs.trace_routers)
   std::uint64_t written_ = 0;    // VCD bytes written so far
   double limit_ = 0;             // outputs.max_trace_bytes; 0: none
+  std::string limit_reached_;
   std::function<void()> on_limit_;
   std::uint64_t fst_samples_ = 0;
   std::string own_save_file_;

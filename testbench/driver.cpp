@@ -181,7 +181,7 @@ std::vector<std::uint32_t> read_trace_packets(Config& cfg, const ExperimentSetup
   if (ids.empty()) return {};
   if (ids.size() > 64) cfg.fail(key, std::to_string(ids.size()) + " packets; at most 64 (one save file each)");
   if (!setup.follows_packets())
-    cfg.fail(key, "applies only to network.type=vc (mesh, torus, fat tree); the other families do not follow packets yet");
+    cfg.fail(key, "applies only to network.type=vc, fattree_packet, torus and ibt; this family does not follow packets yet");
   return {ids.begin(), ids.end()};
 }
 
@@ -290,7 +290,7 @@ std::vector<ParamSpec> common_params() {
        "(sim.trace_bytes_estimate in the JSON), and one that grows past it stops with exit 2"},
       {"outputs.trace_packet", "[]", "a packet id (the flit bus's packet field) or a list of at most 64",
        "beside the waveform, a save file per packet, FILE.packet<ID>.gtkw: the links and buffers it crossed, in path "
-       "order (network.type=vc)"},
+       "order (network.type=vc, fattree_packet, torus, ibt)"},
   };
 }
 
@@ -399,14 +399,15 @@ Simulated simulate(Prepared& p, RunOutputs& outputs, const ResourceEstimate& est
                         "replicators such as repl_l1_r0_0)");
     // outputs.max_trace_bytes: refused before the first cycle if the
     // estimate is over; stopped during the run if the file grows past it.
+    // A device (/dev/null) takes no disk: not limited.
     std::string why;
     s.trace_bytes_estimate = tracer->estimate_bytes(estimate.trace, p.ctx.trace_from, p.ctx.trace_to, why);
-    if (s.trace_bytes_estimate > p.max_trace_bytes)
+    if (!tracer->to_device() && s.trace_bytes_estimate > p.max_trace_bytes)
       throw ConfigError("outputs.max_trace_bytes = " + size_text(p.max_trace_bytes) + ": the waveform is estimated at " +
                         size_text(s.trace_bytes_estimate) + " (" + why + "); narrow it with outputs.trace_window or " +
                         "outputs.trace_routers, or raise outputs.max_trace_bytes");
     CycleEngine* engine = &s.experiment->engine();
-    tracer->set_byte_limit(p.max_trace_bytes, [engine] { engine->stop(); });
+    if (!tracer->to_device()) tracer->set_byte_limit(p.max_trace_bytes, [engine] { engine->stop(); });
     const Cycle from = p.ctx.trace_from, to = p.ctx.trace_to;  // outputs.trace_window
     s.experiment->engine().add_cycle_hook([tracer, from, to](Cycle c) {
       if (c >= from && c <= to) tracer->sample(c);
@@ -435,6 +436,8 @@ int run_checked(const RunRequest& request, std::ostream& out, std::string& failu
   const ResourceEstimate estimate = p.setup->estimate();
   check_resources(estimate, p);
   const Simulated run = simulate(p, outputs, estimate, request.quiet);
+  // The user's limit stopped the run: what it measured is cut short, not wrong.
+  if (const std::string limit = outputs.waveform_limit_reached(); !limit.empty()) throw ConfigError(limit);
   Experiment& experiment = *run.experiment;
   const CycleEngine& engine = experiment.engine();
 

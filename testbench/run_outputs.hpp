@@ -32,6 +32,8 @@ class RunOutputs {
   // Closes the waveform and writes the results; returns "" or why an output
   // failed (one line), having written a failure JSON where it could.
   std::string write(const nlohmann::ordered_json& results, const std::string& problem);
+  // "" unless the waveform reached outputs.max_trace_bytes and stopped the run.
+  std::string waveform_limit_reached() const { return tracer_ ? tracer_->limit_reached() : ""; }
   // The summary: the family's table, the run's cycles and where the outputs are.
   void print_summary(std::ostream& out, const Experiment& experiment, Cycle cycles, double wall_seconds) const;
 

@@ -25,7 +25,7 @@ def check(ok, what):
 
 # Open-loop VC traffic that would run for a very long time, and a collective
 # on a large packet fat tree: two kinds of experiment base.
-LONG = ["--set", "run.max_work=1e18"]  # long on purpose: past the resource guard
+LONG = ["--set", "run.max_work=1e18", "--set", "outputs.max_trace_bytes=1024TiB"]  # long on purpose: past the resource guards
 RUNS = {
     "vc": [os.path.join(ROOT, "testbench/scenarios/mesh8x8_uniform.yaml"), "--set", "measure.cycles=1000000000",
            "--set", "run.max_cycles=100000000000"],
