@@ -80,12 +80,16 @@ double max_memory(Config& cfg) {
   cfg.fail("run.max_memory", std::string("expected ") + kMaxMemoryAllowed);
 }
 
-const char* kMaxTraceAllowed = "a size like 64MiB, 4GiB (1KiB..1024TiB)";
+const char* kMaxTraceAllowed = "a size like 64MiB, 4GiB or a count of bytes (1KiB..1024TiB)";
 
 // outputs.max_trace_bytes: the largest waveform a run may write.
 double max_trace_bytes(Config& cfg) {
   const std::string text = cfg.text("outputs.max_trace_bytes");
-  if (const double bytes = size_bytes(text, 1024.0, 1024.0 * 1024 * 1024 * 1024 * 1024); bytes > 0) return bytes;
+  const double most = 1024.0 * 1024 * 1024 * 1024 * 1024;
+  if (const double bytes = size_bytes(text, 1024.0, most); bytes > 0) return bytes;
+  std::int64_t count = 0;
+  if (parse_decimal_integer(text, count) && count >= 1024 && static_cast<double>(count) <= most)
+    return static_cast<double>(count);
   cfg.fail("outputs.max_trace_bytes", std::string("expected ") + kMaxTraceAllowed);
 }
 

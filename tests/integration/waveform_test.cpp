@@ -470,7 +470,12 @@ TEST(Waveform, MaxTraceBytesRefusesBeforeTheRunAndStopsAGrowingOne) {
   const CommandResult device = run_icnsim(hpam + " --set outputs.max_trace_bytes=1KiB --vcd /dev/null");
   EXPECT_EQ(device.exit_code, 0) << device.err;
   expect_rejected("run " + scenarios + "mesh8x8_uniform.yaml --set outputs.max_trace_bytes=12 --vcd " + dir + "/x.vcd",
-                  "outputs.max_trace_bytes = 12: expected a size like 64MiB, 4GiB (1KiB..1024TiB)");
+                  "outputs.max_trace_bytes = 12: expected a size like 64MiB, 4GiB or a count of bytes (1KiB..1024TiB)");
+  expect_rejected("run " + scenarios + "mesh8x8_uniform.yaml --set outputs.max_trace_bytes=1.5GiB --vcd " + dir + "/x.vcd",
+                  "outputs.max_trace_bytes = 1.5GiB: expected a size like");
+  // A count of bytes is a size too: 2000000 is under this run's estimate.
+  expect_rejected("run " + scenarios + "mesh8x8_uniform.yaml --set outputs.max_trace_bytes=2000000 --vcd " + dir + "/x.vcd",
+                  "outputs.max_trace_bytes = 2 MiB: the waveform is estimated at ");
 }
 
 }  // namespace icn::test
