@@ -54,6 +54,7 @@ void SinglePortNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_tim
   send_.dst = static_cast<NodeId>(trans.get_address());
   send_.seq = ext->seq;
   std::memcpy(send_.value.data(), trans.get_data_ptr(), trans.get_data_length());
+  if (follower_ != nullptr) follower_->sent(params_.node, send_.dst, send_.seq, now);
   engine_.wake(*this, now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -125,6 +126,7 @@ Cycle SinglePortNic::tick(Cycle now) {
     d.hops = p.hops;
     ++received_;
     ++ledger_.delivered;
+    if (follower_ != nullptr) follower_->received(p.src, params_.node, p.seq, now);
     if (sink_ != nullptr) sink_->deliver(d);
     directory_[p.src]->tail_delivered(now, params_.node);
     pool_.release(id);

@@ -38,6 +38,7 @@
 #include "models/ledger.hpp"
 #include "models/link.hpp"
 #include "nics/icn_extension.hpp"
+#include "nics/transfer_follower.hpp"
 
 namespace icn {
 
@@ -132,6 +133,8 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
     completion_ = &completion;
   }
   Link<PacketId>& ejection() { return ejection_; }
+  // outputs.trace_packet: records the followed packets' transfers (null: none).
+  void set_follower(TransferFollower* follower) { follower_ = follower; }
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
@@ -187,6 +190,7 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
   const std::vector<SinglePortNic*>& directory_;
   DeliverySink* sink_ = nullptr;
   SendCompletion* completion_ = nullptr;
+  TransferFollower* follower_ = nullptr;
   Link<PacketId> ejection_;
   Send send_;
   std::deque<Incoming> incoming_;

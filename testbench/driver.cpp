@@ -185,7 +185,7 @@ std::vector<std::uint32_t> read_trace_packets(Config& cfg, const ExperimentSetup
   if (ids.empty()) return {};
   if (ids.size() > 64) cfg.fail(key, std::to_string(ids.size()) + " packets; at most 64 (one save file each)");
   if (!setup.follows_packets())
-    cfg.fail(key, "applies only to network.type=vc, fattree_packet, torus and ibt; this family does not follow packets yet");
+    cfg.fail(key, "applies only to network.type=vc, fattree_packet, torus, ibt, crossbar and hier_crossbar; this family does not follow packets yet");
   return {ids.begin(), ids.end()};
 }
 
@@ -292,9 +292,10 @@ std::vector<ParamSpec> common_params() {
       {"outputs.max_trace_bytes", "4GiB", kMaxTraceAllowed,
        "the largest waveform a run may write: a run whose waveform is estimated larger is refused before it starts "
        "(sim.trace_bytes_estimate in the JSON), and one that grows past it stops with exit 2"},
-      {"outputs.trace_packet", "[]", "a packet id (the flit bus's packet field) or a list of at most 64",
+      {"outputs.trace_packet", "[]",
+       "a packet id (the flit bus's packet field; on the crossbars the packet number 0..s-1) or a list of at most 64",
        "beside the waveform, a save file per packet, FILE.packet<ID>.gtkw: the links and buffers it crossed, in path "
-       "order (network.type=vc, fattree_packet, torus, ibt)"},
+       "order (network.type=vc, fattree_packet, torus, ibt, crossbar, hier_crossbar)"},
   };
 }
 

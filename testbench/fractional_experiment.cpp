@@ -69,6 +69,8 @@ struct CrossbarSetup : ExperimentSetup {
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override { return program_estimate(program, 0, 0, ""); }
+  // outputs.trace_packet: a packet number 0..s-1, followed hop by hop (docs/waveforms/README.md).
+  bool follows_packets() const override { return true; }
 };
 
 // network.*: the crossbar's shape, its failed links and wiring fault.
@@ -148,7 +150,10 @@ class CrossbarExperiment : public PipelinedCollectiveExperiment {
         network_(setup.shape, run_.pool, engine_) {
     build_processors(network_, setup.swap);
     for (const auto& link : setup.failed_links) network_.fail(link);
-    if (ctx.tracer != nullptr) run_.trace(*ctx.tracer, std::string(this->name()), program_.s);
+    if (ctx.tracer != nullptr) {
+      run_.trace(*ctx.tracer, std::string(this->name()), program_.s);
+      if (!ctx.trace_packets.empty()) run_.follow(*ctx.tracer, std::string(this->name()), ctx.trace_packets, program_);
+    }
   }
 
   std::uint64_t routers() const override { return network_.switches(); }

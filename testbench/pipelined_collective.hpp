@@ -20,6 +20,7 @@
 #include "models/ledger.hpp"
 #include "models/wiring_fault.hpp"
 #include "nics/single_port_nic.hpp"
+#include "nics/transfer_follower.hpp"
 #include "testbench/collective_experiment.hpp"
 #include "testbench/fractional_pe.hpp"
 #include "testbench/fractional_tree.hpp"
@@ -87,6 +88,7 @@ struct ProcessorSet {
   std::vector<SinglePortNic*> directory;
   std::vector<std::unique_ptr<SinglePortNic>> nics;
   std::vector<std::unique_ptr<frac::FractionalPe>> pes;  // by rank
+  std::unique_ptr<TransferFollower> follower;             // null unless outputs.trace_packet
 
   // `prefix` names the blocks ("" for the run, "crossbar_" for a reference);
   // deliveries go through `tap` when given; `swap` crosses two ejection links.
@@ -96,6 +98,10 @@ struct ProcessorSet {
   // Per processor port: the packet it sends (to whom, which) and the one it
   // receives (from whom, which), as waveform rows.
   void trace(WaveformTracer& tracer, const std::string& prefix, std::uint32_t packets) const;
+  // outputs.trace_packet: records the transfers of these packet numbers and
+  // adds a save file per packet that follows it over the rows of trace().
+  void follow(WaveformTracer& tracer, const std::string& prefix, const std::vector<std::uint32_t>& ids,
+              const PipelinedProgram& program);
   // The last packet's arrival.
   Cycle cycles() const;
   // The first packet received by another node than its sender meant, or "".
