@@ -555,8 +555,12 @@ double WaveformTracer::estimate_bytes(const TraceEstimate& e, Cycle from, Cycle 
       6 + std::log2(std::max(2.0, cycles)) + std::log10(std::max(10.0, cycles * static_cast<double>(time_per_cycle_)));
   const double body = cycles * window * per_cycle + e.transfers * e.bytes_per_transfer * window * kept;
   char text[200];
-  std::snprintf(text, sizeof text, "%.0f probes (%.2g bytes of declarations) over %.0f cycles", static_cast<double>(vars_.size()),
-                header, cycles * window);
+  if (cycles > 0)
+    std::snprintf(text, sizeof text, "%.0f probes (%.2g bytes of declarations) over %.0f cycles",
+                  static_cast<double>(vars_.size()), header, cycles * window);
+  else  // the family does not estimate its traffic: the limit is also checked as the file grows
+    std::snprintf(text, sizeof text, "%.0f probes, %.2g bytes of declarations; the traffic is not estimated for this family",
+                  static_cast<double>(vars_.size()), header);
   why = text;
   if (!e.why.empty()) why += ", " + e.why;
   return header + body;
