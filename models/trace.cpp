@@ -172,6 +172,7 @@ void WaveformTracer::discard() {
 void WaveformTracer::add(const std::string& name, int bits, std::function<std::uint32_t(Cycle)> probe, TraceRow row) {
   if (declared_) throw std::logic_error("waveform probe '" + name + "' added after the first sample");
   ++offered_;
+  header_.clear();  // a header built for the estimate no longer holds every row
   if (!selected_.empty()) {
     bool kept = false;
     for (std::size_t start = 0; !kept && start <= name.size();) {
@@ -485,6 +486,7 @@ void WaveformTracer::declare() {
   last_.assign(probes_.size(), 0);
   const Scope top = scope_tree(vars_);
   if (fst_format_) {
+    std::string().swap(header_);  // the estimate's VCD header: not written here
     if (fst_ == nullptr) return;
     fst_handles_.assign(vars_.size(), 0);
     auto emit = [&](auto&& self, const Scope& s) -> void {
@@ -511,7 +513,10 @@ void WaveformTracer::declare() {
   }
   vcd_ids_.resize(vars_.size());
   for (std::size_t i = 0; i < vars_.size(); ++i) vcd_ids_[i] = vcd_id(i);
-  vcd_write(vcd_header());
+  // The header the size estimate built, if it did (a million rows' header is
+  // tens of MB: built once).
+  vcd_write(header_.empty() ? vcd_header() : header_);
+  std::string().swap(header_);
 }
 
 std::string WaveformTracer::vcd_header() const {
@@ -539,7 +544,8 @@ std::string WaveformTracer::vcd_header() const {
 }
 
 double WaveformTracer::estimate_bytes(const TraceEstimate& e, Cycle from, Cycle to, std::string& why) const {
-  const double header = static_cast<double>(vcd_header().size());
+  if (header_.empty()) header_ = vcd_header();  // written by declare() as it is
+  const double header = static_cast<double>(header_.size());
   const double cycles = e.cycles > 0 ? e.cycles : 0;
   // The window's share of the run (outputs.trace_window), and the probes'
   // share of all the network offered (outputs.trace_routers).

@@ -184,6 +184,7 @@ class WaveformTracer {
   void declare();  // the header (VCD) or hierarchy (FST) and the values at time 0, once
   void vcd_write(const std::string& text);
   std::string vcd_header() const;
+  mutable std::string header_;  // the VCD header, built by estimate_bytes() and reused by declare()
   void check_limit(Cycle t);
   void vcd_flush();
   void fail(const std::string& why);

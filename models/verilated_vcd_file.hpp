@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +28,15 @@
 #include "models/file_io.hpp"
 
 namespace icn {
+
+// Puts a Verilated waveform on a time base given as WaveformTracer::timescale()
+// ("1 ns", "1 ps"): both its unit and its resolution, so that dump(t) writes
+// time t in those units. Verilator reads the unit without the blank ("1ns").
+inline void set_time_base(VerilatedVcdC& vcd, std::string unit) {
+  unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
+  vcd.set_time_unit(unit);
+  vcd.set_time_resolution(unit);
+}
 
 class CheckedVcdFile : public VerilatedVcdFile {
  public:

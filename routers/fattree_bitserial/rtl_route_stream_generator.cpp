@@ -5,7 +5,6 @@
 #include <verilated.h>
 #include <verilated_vcd_c.h>
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "Vroute_stream_generator.h"
@@ -97,10 +96,7 @@ class RtlWaveform::TraceFile : public sc_core::sc_trace_file {
   TraceFile(const std::vector<RtlRouteStreamGenerator*>& generators, const sc_core::sc_time& period,
             const std::string& unit, std::uint64_t steps_per_cycle)
       : vcd_(&file_), period_(period.value()), steps_per_cycle_(steps_per_cycle) {
-    std::string u = unit;
-    u.erase(std::remove(u.begin(), u.end(), ' '), u.end());  // Verilator reads "1ns"
-    vcd_.set_time_unit(u);
-    vcd_.set_time_resolution(u);
+    set_time_base(vcd_, unit);
     for (RtlRouteStreamGenerator* g : generators) g->trace(vcd_, 99);
     sc_core::sc_get_curr_simcontext()->add_trace_file(this);
   }

@@ -1,6 +1,5 @@
 #include "routers/hpam/rtl_replicator.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -118,10 +117,7 @@ void RtlReplicator::trace(const std::string& path, std::function<std::uint64_t()
   finish_trace();
   vcd_file_ = std::make_unique<CheckedVcdFile>();
   vcd_ = std::make_unique<VerilatedVcdC>(vcd_file_.get());
-  std::string u = unit;
-  u.erase(std::remove(u.begin(), u.end(), ' '), u.end());  // Verilator reads "1ns"
-  vcd_->set_time_unit(u);
-  vcd_->set_time_resolution(u);
+  set_time_base(*vcd_, unit);
   dut_->trace(vcd_.get(), 99);
   vcd_->open(path.c_str());
   if (!vcd_->isOpen()) {

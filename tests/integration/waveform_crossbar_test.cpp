@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "tests/support/save_file.hpp"
 #include "tests/support/sim_helpers.hpp"
 #include "tests/support/vcd.hpp"
 
@@ -58,19 +59,12 @@ PacketFile read_packet_file(const std::string& path) {
       h.received = received;
       f.hops.push_back(h);
     }
-    if (line.rfind("*", 0) == 0) {
-      std::istringstream view(line);
-      std::string zoom;
-      long long primary = 0;
-      view >> zoom >> primary >> f.marker_a >> f.marker_b;
-    }
-    if (line.rfind("@800200", 0) == 0) f.groups.emplace_back();
-    if (line.rfind("-", 0) == 0 && !f.groups.empty() && f.groups.back().empty()) f.groups.back() = line.substr(1);
-    if (line.rfind("+{", 0) == 0) {
-      const std::string signal = line.substr(line.find("} ") + 2);
-      f.rows.push_back(signal.substr(0, signal.find('[')));
-    }
   }
+  const SaveFile save = parse_save_file(f.text);
+  f.groups = save.groups;
+  for (const SaveFileRow& r : save.rows) f.rows.push_back(r.signal);
+  f.marker_a = save.marker_a;
+  f.marker_b = save.marker_b;
   return f;
 }
 

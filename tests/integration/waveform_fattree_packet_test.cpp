@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "tests/support/save_file.hpp"
 #include "tests/support/sim_helpers.hpp"
 #include "tests/support/vcd.hpp"
 
@@ -107,12 +108,7 @@ std::map<std::uint64_t, std::vector<Seen>> sightings(const Vcd& vcd, const Tree&
 // The signals a save file's rows name, in order.
 std::vector<std::string> save_file_signals(const std::string& text) {
   std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("+{", 0) != 0) continue;
-    const std::string signal = line.substr(line.find("} ") + 2);
-    out.push_back(signal.substr(0, signal.find('[')));
-  }
+  for (const SaveFileRow& r : parse_save_file(text).rows) out.push_back(r.signal);
   return out;
 }
 

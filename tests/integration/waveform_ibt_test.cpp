@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "tests/support/save_file.hpp"
 #include "tests/support/sim_helpers.hpp"
 #include "tests/support/vcd.hpp"
 
@@ -225,12 +226,6 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-// A save file's row: its label and signal ("+{label} signal[w:0]").
-std::pair<std::string, std::string> row_of(const std::string& line) {
-  const std::size_t close = line.find("} ");
-  std::string signal = line.substr(close + 2);
-  return {line.substr(2, close - 2), signal.substr(0, signal.find('['))};
-}
 
 }  // namespace
 
@@ -330,7 +325,7 @@ TEST(WaveformIbt, SaveFileGroupsEveryRouterAndPortWithFullPathLabels) {
       else group.clear();
     }
     if (line.rfind("+{", 0) != 0) continue;
-    const auto [label, signal] = row_of(line);
+    const auto [label, signal] = save_file_row(line);
     EXPECT_EQ(run.vcd.ids.count(signal), 1u) << signal;
     shown.insert(signal);
     if (signal == "SystemC.cycle") continue;
@@ -391,16 +386,12 @@ PacketFile read_packet_file(const std::string& path) {
     if (const auto at = line.find("its route to "); at != std::string::npos) f.destination = line.substr(at + 13, line.find(' ', at + 13) - at - 13);
     if (std::sscanf(line.c_str(), "[*] hop %*u: %31s %7s -> %31[^,], sent in cycle %llu", a, port, b, &sent) == 4)
       f.hops.push_back({a, port, b, sent, line.find("(not in the waveform") != std::string::npos});
-    if (line.rfind("*", 0) == 0) {
-      std::istringstream in(line);
-      std::string zoom;
-      long long primary = 0;
-      in >> zoom >> primary >> f.marker_a >> f.marker_b;
-    }
-    if (line.rfind("@800200", 0) == 0) f.groups.emplace_back();
-    if (line.rfind("-", 0) == 0 && !f.groups.empty() && f.groups.back().empty()) f.groups.back() = line.substr(1);
-    if (line.rfind("+{", 0) == 0) f.rows.push_back(row_of(line).second);
   }
+  const SaveFile save = parse_save_file(f.text);
+  f.groups = save.groups;
+  for (const SaveFileRow& r : save.rows) f.rows.push_back(r.signal);
+  f.marker_a = save.marker_a;
+  f.marker_b = save.marker_b;
   return f;
 }
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "tests/support/save_file.hpp"
 #include "tests/support/sim_helpers.hpp"
 #include "routers/vc/router_blocks.hpp"
 #include "tests/support/vcd.hpp"
@@ -286,13 +287,9 @@ TEST(Waveform, EverySaveFileRowIsAWaveformSignal) {
     const CommandResult r = run_icnsim("run " + args + " --quiet --vcd " + dir + "/" + name + ".vcd");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Vcd vcd = parse_vcd(read_file(dir + "/" + name + ".vcd"));
-    std::istringstream gtkw(read_file(dir + "/" + name + ".gtkw"));
     int rows = 0;
-    for (std::string line; std::getline(gtkw, line);) {
-      if (line.rfind("+{", 0) != 0) continue;
-      std::string signal = line.substr(line.find("} ") + 2);
-      signal = signal.substr(0, signal.find('['));
-      EXPECT_EQ(vcd.ids.count(signal), 1u) << signal;
+    for (const SaveFileRow& row : parse_save_file(read_file(dir + "/" + name + ".gtkw")).rows) {
+      EXPECT_EQ(vcd.ids.count(row.signal), 1u) << row.signal;
       ++rows;
     }
     EXPECT_GT(rows, 1) << "a save file with the cycle counter only";

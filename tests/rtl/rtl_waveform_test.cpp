@@ -11,13 +11,13 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "routers/hpam/rtl_replicator.hpp"
+#include "tests/support/save_file.hpp"
 #include "tests/support/sim_helpers.hpp"
+#include "tests/support/vcd.hpp"
 
 namespace icn::test {
 namespace {
@@ -61,37 +61,13 @@ std::string timescale(const std::string& vcd) {
   return t;
 }
 
-// Every signal a GTKWave save file names ("+{label} a.b.c[7:0]" rows) is a
-// variable of the VCD (scopes joined by '.', the range left out); the rows' count.
+// Every signal a GTKWave save file names is a variable of the VCD (its
+// declarations, read as the test VCD reader reads icnsim's own); the rows' count.
 std::size_t expect_rows_in(const std::string& save, const std::string& vcd) {
-  std::set<std::string> vars;
-  std::vector<std::string> scope;
-  std::istringstream in(vcd);
-  std::string tok;
-  while (in >> tok && tok != "$enddefinitions") {
-    if (tok == "$scope") {
-      std::string kind, name;
-      in >> kind >> name;
-      scope.push_back(name);
-    } else if (tok == "$upscope") {
-      scope.pop_back();
-    } else if (tok == "$var") {
-      std::string kind, width, id, name, full;
-      in >> kind >> width >> id >> name;
-      for (const auto& s : scope) full += s + ".";
-      vars.insert(full + name);
-    }
-  }
-  std::size_t rows = 0;
-  std::istringstream lines(save);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("+{", 0) != 0) continue;
-    std::string name = line.substr(line.find("} ") + 2);
-    name = name.substr(0, name.find('['));
-    EXPECT_EQ(vars.count(name), 1u) << name;
-    ++rows;
-  }
-  return rows;
+  const Vcd v = parse_vcd(vcd.substr(0, vcd.find("$enddefinitions")) + "$enddefinitions $end\n");
+  const SaveFile f = parse_save_file(save);
+  for (const SaveFileRow& row : f.rows) EXPECT_EQ(v.ids.count(row.signal), 1u) << row.signal;
+  return f.rows.size();
 }
 
 // The last "#<time>" line of a VCD.
