@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -48,13 +49,50 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
+namespace {
+
+std::filesystem::path process_scratch_root() {
+  return std::filesystem::temp_directory_path() / ("icnsim-test-" + std::to_string(getpid()));
+}
+
+std::string& made_scratch_dir() {
+  static std::string made;
+  return made;
+}
+
+// Without this, every run of the suite left ~500 directories of VCDs, JSON
+// and captured output in /tmp (12,000 after a day of mutation testing).
+class ScratchCleaner : public testing::EmptyTestEventListener {
+  void OnTestEnd(const testing::TestInfo& info) override {
+    std::string& made = made_scratch_dir();
+    if (made.empty()) return;
+    if (info.result()->Passed()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(made, ignored);
+    } else {
+      std::printf("[ scratch  ] kept %s\n", made.c_str());
+    }
+    made.clear();
+  }
+  void OnTestProgramEnd(const testing::UnitTest&) override {
+    std::error_code ignored;
+    std::filesystem::remove(process_scratch_root(), ignored);  // only if empty
+  }
+};
+
+}  // namespace
+
+void install_scratch_cleaner() {
+  testing::UnitTest::GetInstance()->listeners().Append(new ScratchCleaner);  // gtest owns it
+}
+
 std::string scratch_dir() {
   const auto* info = testing::UnitTest::GetInstance()->current_test_info();
   std::string name = std::string(info->test_suite_name()) + "." + info->name();
   for (char& c : name)
     if (c == '/') c = '_';
-  const auto dir = std::filesystem::temp_directory_path() / ("icnsim-test-" + std::to_string(getpid())) / name;
-  static std::string made;
+  const auto dir = process_scratch_root() / name;
+  std::string& made = made_scratch_dir();
   if (made != dir.string()) {  // fresh once per test, stable within it
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);

@@ -40,8 +40,13 @@ void expect_scenarios_verified_and_deterministic(const std::vector<std::string>&
 // exactly one line on stderr, "icnsim: error: ...", containing `needle`.
 void expect_rejected(const std::string& args, const std::string& needle);
 
-// A fresh scratch directory for this test.
+// A fresh scratch directory for this test, under
+// $TMPDIR/icnsim-test-<pid>/<Suite.Test>/. A passing test's directory is
+// removed when it ends (install_scratch_cleaner); a failing test's is kept
+// for inspection and its path printed.
 std::string scratch_dir();
+// Registers the listener that does that (called once, from the test main).
+void install_scratch_cleaner();
 
 std::string read_file(const std::string& path);
 
