@@ -1,6 +1,7 @@
 // network.type=hpam: what a run will cost, estimated from its configuration
 // for the resource guard (run.max_memory, run.max_work; testbench/experiment.hpp).
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "testbench/hpam_setup.hpp"
@@ -79,6 +80,63 @@ std::vector<unsigned> rounds(NodeId nodes, const std::vector<Arrival>& arrivals)
   return round;
 }
 
+// The trial's length in cycles, by list scheduling the plan as the NICs run
+// it: a processor's software sends its messages one after the other (each
+// C_send + copy), a message reaches its destination after a cycle per link
+// and flit, and the destination's software takes them in arrival order
+// (each C_recv + copy); a processor sends once it has received what its
+// program waits for. Network contention and acknowledgements are not
+// counted (the waveform estimate needs the cycles only roughly).
+double trial_cycles(const HpamSetup& setup, const hpam::HpamGeometry& geo, const hpam::CollectivePlan& plan) {
+  const NodeId nodes = geo.nodes();
+  const double cycle = setup.cycle_us();
+  auto fixed = [&](NodeId n) { return setup.send_us * std::pow(static_cast<double>(setup.q), geo.position(n).level) / cycle; };
+  auto copy = [&](NodeId n, std::uint64_t bytes) {
+    return std::ceil(setup.copy_us * std::pow(static_cast<double>(setup.q), geo.position(n).level) / cycle *
+                     static_cast<double>(bytes));
+  };
+  std::vector<std::vector<std::pair<double, std::uint64_t>>> arriving(nodes);  // (cycle, bytes)
+  std::vector<unsigned> waits(plan.waits.begin(), plan.waits.end());
+  waits.resize(nodes, 0);
+  std::vector<unsigned> pending(nodes, 0);
+  for (const auto& sends : plan.sends)
+    for (const hpam::PlannedMessage& m : sends) pending[m.dst] += m.replicate ? geo.fanout(1) : 1;
+  std::vector<NodeId> ready;
+  for (NodeId n = 0; n < nodes; ++n)
+    if (pending[n] == 0) ready.push_back(n);
+  double last = 0;
+  const unsigned f = geo.fanout(1);
+  while (!ready.empty()) {
+    const NodeId n = ready.back();
+    ready.pop_back();
+    // Its receptions in arrival order, then its sends.
+    auto& in = arriving[n];
+    std::sort(in.begin(), in.end());
+    double t = 0, go = 0;
+    unsigned taken = 0;
+    for (const auto& [when, bytes] : in) {
+      t = std::max(t, when) + fixed(n) + copy(n, bytes);
+      if (++taken == waits[n]) go = t;
+    }
+    last = std::max(last, t);
+    t = waits[n] == 0 ? 0 : go;
+    const unsigned w = setup.flit_bytes[geo.position(n).level];
+    if (n >= plan.sends.size()) continue;
+    for (const hpam::PlannedMessage& m : plan.sends[n]) {
+      t += fixed(n) + copy(n, m.bytes);
+      const double flits = static_cast<double>(std::max<std::uint64_t>(1, (m.bytes + w - 1) / w));
+      const hpam::Position to = geo.position(m.dst);
+      for (unsigned b = 0; b < (m.replicate ? f : 1); ++b) {
+        const NodeId dst = m.replicate ? geo.node({to.level, to.row, to.col + b}) : m.dst;
+        arriving[dst].push_back({t + static_cast<double>(route_links(geo, n, dst)) + 1 + flits, m.bytes});
+        if (--pending[dst] == 0) ready.push_back(dst);
+      }
+    }
+    last = std::max(last, t);
+  }
+  return last;
+}
+
 }  // namespace work
 
 }  // namespace
@@ -142,8 +200,18 @@ void HpamSetup::estimate_work(ResourceEstimate& e) const {
     hpam::CollectiveSpec trial = spec;
     trial.p2 = p2;
     trial.q2 = q2;
-    e.work += trial_work(geo, hpam::plan_collective(geo, trial));
+    const hpam::CollectivePlan plan = hpam::plan_collective(geo, trial);
+    e.work += trial_work(geo, plan);
+    e.trace.cycles += work::trial_cycles(*this, geo, plan) + 2;
   }
+  // The waveform (outputs.max_trace_bytes): every cycle of every trial is
+  // written, and a router or NIC evaluation changes a few of its rows (a
+  // flit bus, credits, occupancy, a VC's state): 2.0 to 13.7 bytes per
+  // estimated evaluation over the shipped scenarios (the most where
+  // messages wait, in gathers), 6 counted.
+  e.trace.transfers = e.work;
+  e.trace.bytes_per_transfer = 6;
+  e.trace.why = "about " + std::to_string(static_cast<std::uint64_t>(e.work)) + " router and NIC evaluations";
   e.work_why = std::to_string(shapes.size()) + " trial(s) on " + std::to_string(geo.nodes()) +
                " processors, counted as the routers on the planned messages' routes, each busy while their flits "
                "pass or wait";

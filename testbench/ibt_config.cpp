@@ -288,6 +288,22 @@ void IbtSetup::estimate_work(ResourceEstimate& e) const {
   }
   const double trials = static_cast<double>(pattern_options.size() * split_options.size());
   e.work = static_cast<double>(pattern_options.size()) * group * busy_sum;
+  // The waveform shows the first trial's routers, the group's first
+  // (ibt_experiment.cpp, at most kMaxTracedRouters): each receives each of
+  // the k packets about once, and each arrival writes the sender's port
+  // bus (packet, colour, source, hops, valid) and the receiver's queue and
+  // holdings: about 22 bytes, plus a part per router whatever k (measured
+  // on Torus(12^3) at k = 4 and 32: about 12 arrivals' worth).
+  // docs/waveforms/README.md has estimate / written.
+  const auto& first = split_options.front();
+  const double first_busy =
+      std::min(k, *std::max_element(first.begin(), first.end()) * static_cast<double>(first.size()) / (2 * dims)) + 1;
+  const double traced = std::min(group, static_cast<double>(kMaxTracedRouters));
+  e.trace.cycles = reach + first_busy;
+  e.trace.transfers = traced * (k + 12);
+  e.trace.bytes_per_transfer = 22;
+  e.trace.why = std::to_string(static_cast<std::uint64_t>(e.trace.transfers)) + " packet arrivals at " +
+                std::to_string(static_cast<std::uint64_t>(traced)) + " traced routers";
   e.work_why = std::to_string(static_cast<std::uint64_t>(trials)) + " trial(s) of " +
                std::to_string(static_cast<std::uint64_t>(group)) + " broadcasting routers, each busy up to " +
                std::to_string(static_cast<std::uint64_t>(busy_max)) + " cycles (k = " + std::to_string(base.packets) +

@@ -19,7 +19,7 @@ namespace icn {
 
 namespace {
 
-constexpr NodeId kMaxTracedNodes = 4096;
+constexpr NodeId kMaxTracedNodes = IbtSetup::kMaxTracedRouters;
 
 // One network instance running one (pattern, split) choice.
 class BroadcastTrial : public sc_core::sc_module {

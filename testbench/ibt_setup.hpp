@@ -33,6 +33,8 @@ struct IbtSetup : ExperimentSetup {
   // outputs.trace_packet: a packet number 0..k-1, followed to one node (docs/waveforms/README.md).
   bool follows_packets() const override { return true; }
   void estimate_work(ResourceEstimate& e) const;
+  // Routers the waveform shows at most (the rest of a larger network is not traced).
+  static constexpr NodeId kMaxTracedRouters = 4096;
 };
 
 // The keys of a torus (ibt = false) or an iBT (`icnsim list`), and their

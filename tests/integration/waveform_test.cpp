@@ -426,6 +426,11 @@ TEST(Waveform, SizeEstimateIsWithinTwiceTheWrittenFile) {
       {"packet fat tree", "fattree_ebft64_total_exchange.yaml --set network.leaves=32"},
       {"packet fat tree gather", "fattree_cbft16_total_exchange.yaml --unset traffic.pipelined --unset traffic.schedule "
                                  "--set traffic.collective=gather --set network.leaves=32"},
+      {"bit-serial fat tree", "fattree_bitserial_doubling64_random.yaml"},
+      {"bit-serial all_to_one", "fattree_bitserial_8_waveform.yaml --set network.processors=32 --set traffic.pattern=all_to_one "
+                                "--unset traffic.pairs"},
+      {"torus broadcast", "torus_global_3d.yaml --set network.n=8 --set traffic.packets=128"},
+      {"hpam scatter", "hpam_scatter_hybrid.yaml"},
   };
   for (const auto& [what, args] : runs) {
     SCOPED_TRACE(what);
@@ -442,8 +447,8 @@ TEST(Waveform, SizeEstimateIsWithinTwiceTheWrittenFile) {
 }
 
 // Over the limit before the run: one line naming the estimate and the key,
-// exit 2, no file. Under it by the estimate but past it while running (HPAM
-// gives no estimate of its traffic, so only its declarations are counted):
+// exit 2, no file. Under it by the estimate but past it while running (an
+// HPAM gather, whose waiting messages write more than its estimate counts):
 // the run stops, one line, exit 2, no file. A device takes no disk and is not
 // limited; a malformed limit names the allowed values.
 TEST(Waveform, MaxTraceBytesRefusesBeforeTheRunAndStopsAGrowingOne) {
@@ -452,7 +457,7 @@ TEST(Waveform, MaxTraceBytesRefusesBeforeTheRunAndStopsAGrowingOne) {
   expect_rejected("run " + scenarios + "mesh8x8_uniform.yaml --set outputs.max_trace_bytes=1MiB --vcd " + dir + "/big.vcd",
                   "outputs.max_trace_bytes = 1 MiB: the waveform is estimated at ");
   EXPECT_FALSE(std::ifstream(dir + "/big.vcd").good());
-  const std::string hpam = "run " + scenarios + "hpam_broadcast_multicast.yaml --quiet --json " + dir + "/h.json";
+  const std::string hpam = "run " + scenarios + "hpam_gather_multicast.yaml --quiet --json " + dir + "/h.json";
   const CommandResult free_run = run_icnsim(hpam + " --vcd " + dir + "/h.vcd");
   ASSERT_EQ(free_run.exit_code, 0) << free_run.err;
   const std::size_t written = read_file(dir + "/h.vcd").size();
