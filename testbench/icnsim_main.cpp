@@ -52,11 +52,15 @@ char* emergency_reserve = nullptr;
 // `icnsim sweep ...` hands its arguments to the sweep orchestrator (a Python
 // script: it only starts `icnsim run` processes), telling it which icnsim to run.
 [[noreturn]] void exec_sweep(int argc, char* argv[]) {
-  const char* env = std::getenv("ICNSIM_SWEEP_SCRIPT");
-  const std::string script = env != nullptr ? env : ICNSIM_SWEEP_SCRIPT;
   char self[4096];
   const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   const std::string binary = n > 0 ? std::string(self, static_cast<std::size_t>(n)) : std::string(argv[0]);
+  // $ICNSIM_SWEEP_SCRIPT, else an installed icnsim's own copy
+  // (PREFIX/bin/icnsim -> PREFIX/share/icnsim/scripts/sweep), else the source tree's.
+  const char* env = std::getenv("ICNSIM_SWEEP_SCRIPT");
+  std::string script = env != nullptr ? env : ICNSIM_SWEEP_SCRIPT;
+  const std::string installed = binary.substr(0, binary.find_last_of('/') + 1) + "../share/icnsim/scripts/sweep";
+  if (env == nullptr && access(installed.c_str(), X_OK) == 0) script = installed;
   std::vector<std::string> args = {script, "--icnsim", binary};
   for (int i = 2; i < argc; ++i) args.emplace_back(argv[i]);
   std::vector<char*> c_args;

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# icnsim as a library, as a user gets it (docs/library.md): installed into a
+# clean prefix, and as the Debian package cpack builds (unpacked, not
+# installed: the test must not change the machine). From outside the
+# source tree, the example builds with find_package(icnsim) and with
+# pkg-config, and its results equal `icnsim run` on the same scenario and
+# seed; the installed icnsim runs a sweep with its own copy of the script.
+# Usage: install_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(realpath "$1")
+source=$(realpath "$2")
+work=$(mktemp -d "${TMPDIR:-/tmp}/icnsim-install-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+fail() { echo "install_test: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+for f in bin/icnsim lib/cmake/icnsim/icnsimConfig.cmake lib/cmake/icnsim/icnsimConfigVersion.cmake \
+         lib/pkgconfig/icnsim.pc include/icnsim/testbench/driver.hpp include/icnsim/models/config.hpp \
+         share/icnsim/scenarios/mesh8x8_uniform.yaml share/icnsim/scripts/sweep share/doc/icnsim/README.md; do
+  [ -e "$work/prefix/$f" ] || fail "the install lacks $f"
+done
+
+# Runs the example built in $1 (its binary $2) in a folder of its own and
+# compares its results with the installed icnsim's on the scenario it wrote.
+check_example() {
+  local dir=$1 binary=$2
+  (cd "$dir" && "$binary" >out.txt) || fail "the example built in $dir failed: $(cat "$dir/out.txt")"
+  grep -q "^8x8 mesh: [0-9]* packets, mean latency " "$dir/out.txt" || fail "unexpected output: $(cat "$dir/out.txt")"
+  "$work/prefix/bin/icnsim" run "$dir/mesh_in_your_sc_main.yaml" --quiet --json "$dir/icnsim.json" \
+    || fail "icnsim run on the example's scenario failed"
+  python3 - "$dir/mesh_in_your_sc_main.json" "$dir/icnsim.json" <<'PY' || fail "the example's results differ from icnsim run's ($dir)"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["result"]["latency"]["packet"]["count"] > 1000, a["result"]["latency"]["packet"]
+assert a["result"] == b["result"], "result sections differ"
+b["scenario"]["outputs"]["json"] = ""  # --json names icnsim's file; the example writes its own
+diff = sorted(k for k in set(a["scenario"]) | set(b["scenario"]) if a["scenario"].get(k) != b["scenario"].get(k))
+assert diff == [], "scenario sections differ in " + str(diff) + ": " + str([(a["scenario"].get(k), b["scenario"].get(k)) for k in diff])
+PY
+}
+
+# CMake: find_package(icnsim) from a copy of the example outside the tree.
+cp -r "$source/examples/mesh_in_your_sc_main" "$work/cmake_example"
+cmake -S "$work/cmake_example" -B "$work/cmake_example/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/cmake_example/build" >/dev/null
+check_example "$work/cmake_example" "$work/cmake_example/build/mesh_in_your_sc_main"
+
+# pkg-config, as a Makefile would use it.
+mkdir "$work/pc_example"
+flags=$(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs icnsim)
+c++ -std=c++17 -O1 "$source/examples/mesh_in_your_sc_main/main.cpp" -o "$work/pc_example/mesh" $flags
+check_example "$work/pc_example" "$work/pc_example/mesh"
+
+# The installed icnsim's sweep, with the script installed beside it.
+cat >"$work/sweep.yaml" <<YAML
+base: $work/prefix/share/icnsim/scenarios/mesh8x8_uniform.yaml
+axes:
+  traffic.injection_rate: [0.05, 0.1]
+set: {network.k: 4, measure.cycles: 300}
+YAML
+env -u ICNSIM_SWEEP_SCRIPT "$work/prefix/bin/icnsim" sweep "$work/sweep.yaml" --out "$work/sweep" --jobs 2 >/dev/null \
+  || fail "icnsim sweep from the installed prefix failed"
+[ "$(wc -l <"$work/sweep/results.csv")" -eq 3 ] || fail "the sweep's table has not two rows"
+
+# The Debian package: its dependencies, and the example against its files.
+(cd "$build" && cpack -B "$work/deb" >/dev/null) || fail "cpack failed"
+deb=$(ls "$work"/deb/icnsim_*.deb)
+depends=$(dpkg-deb -f "$deb" Depends)
+for p in libsystemc-dev libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev pkg-config; do
+  [[ "$depends" == *"$p"* ]] || fail "the package does not depend on $p: $depends"
+done
+dpkg-deb -x "$deb" "$work/root"
+[ -x "$work/root/usr/bin/icnsim" ] || fail "the package has no /usr/bin/icnsim"
+cp -r "$source/examples/mesh_in_your_sc_main" "$work/deb_example"
+cmake -S "$work/deb_example" -B "$work/deb_example/build" -DCMAKE_PREFIX_PATH="$work/root/usr" >/dev/null
+cmake --build "$work/deb_example/build" >/dev/null
+check_example "$work/deb_example" "$work/deb_example/build/mesh_in_your_sc_main"
+echo "install_test: the prefix, pkg-config, the sweep and the Debian package all work"
