@@ -46,6 +46,34 @@ cmake -S "$work/cmake_example" -B "$work/cmake_example/build" -DCMAKE_PREFIX_PAT
 cmake --build "$work/cmake_example/build" >/dev/null
 check_example "$work/cmake_example" "$work/cmake_example/build/mesh_in_your_sc_main"
 
+# The user's own TLM cores around the platform network: the latencies they
+# measure equal icnsim run's replay of their schedule (the trace they wrote).
+cp -r "$source/examples/tlm_traffic_on_a_mesh" "$work/tlm_example"
+cmake -S "$work/tlm_example" -B "$work/tlm_example/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/tlm_example/build" >/dev/null
+(cd "$work/tlm_example" && build/tlm_traffic_on_a_mesh 0.02 1500 >out.txt) \
+  || fail "the TLM example failed: $(cat "$work/tlm_example/out.txt")"
+(cd "$work/tlm_example" && "$work/prefix/bin/icnsim" run tlm_traffic.yaml --quiet --json icnsim.json) \
+  || fail "icnsim run on the TLM example's trace failed"
+python3 - "$work/tlm_example" <<'PY' || fail "the TLM cores' latencies differ from icnsim run's replay"
+import json, os, re, sys
+d = sys.argv[1]
+mine = json.load(open(os.path.join(d, "tlm_traffic.json")))
+run = json.load(open(os.path.join(d, "icnsim.json")))["result"]
+line = open(os.path.join(d, "out.txt")).read()
+m = re.search(r"(\d+) messages: latency mean ([0-9.]+) min (\d+) max (\d+) cycles \(seen by the cores: mean ([0-9.]+)\)", line)
+assert m, line
+count, mean, lo, hi, seen = int(m[1]), float(m[2]), int(m[3]), int(m[4]), float(m[5])
+packet = run["latency"]["packet"]
+assert run["packets"]["measured"] == run["packets"]["created"] == count > 1000, (run["packets"], count)
+assert (count, lo, hi) == (packet["count"], packet["min"], packet["max"]), (line, packet)
+assert abs(mean - packet["mean"]) < 1e-3 and abs(seen - mean - 1) < 1e-3, (line, packet)
+for k in ("count", "min", "max", "p50", "p99"):
+    assert mine["latency"]["packet"][k] == packet[k], (k, mine["latency"]["packet"], packet)
+    assert mine["latency"]["network"][k] == run["latency"]["network"][k], (k, mine["latency"]["network"])
+assert mine["conservation"] == "ok" and mine["status"] == "completed", mine
+PY
+
 # pkg-config, as a Makefile would use it.
 mkdir "$work/pc_example"
 flags=$(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs icnsim)
