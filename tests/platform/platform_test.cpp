@@ -7,7 +7,8 @@
 // message arrives once, at its destination, with its bytes; both meshes give
 // every message the same cycles; a core sees the latency the extension
 // reports plus the one cycle between sending and its NIC's clock edge; bad
-// writes are refused with the response status the port documents.
+// writes are refused with the response status the port documents; a write
+// whose annotated delay puts it exactly on a clock edge waits for the next.
 // Exit 0 and "platform_test: ok", or 1 and what failed.
 #include <systemc>
 #include <tlm_utils/peq_with_get.h>
@@ -77,14 +78,19 @@ SC_MODULE(Core) {
   }
   void run() {
     for (const Send& s : schedule) {
-      wait(period * (s.cycle - 1) - sc_core::sc_time_stamp());
+      // Every other message is written a clock early with the clock as its
+      // annotated delay: its time is then exactly the edge of cycle - 1, and
+      // it must still be created in `cycle` (strictly after), whatever the
+      // order of this thread and the engine at that edge.
+      const bool annotated = s.tag % 2 == 1 && s.cycle >= 2;
+      wait(period * (s.cycle - (annotated ? 2 : 1)) - sc_core::sc_time_stamp());
       unsigned char data[8] = {static_cast<unsigned char>(s.src), static_cast<unsigned char>(s.tag),
                                static_cast<unsigned char>(s.tag >> 8), 0xa5, 1, 2, 3, 4};
       tlm::tlm_generic_payload* t = mm.get();
       icn::IcnExtension ext;
       icn::prepare_message_write(*t, ext, s.dst, data, sizeof data, s.tag, false, s.flits);
       t->set_extension(&ext);
-      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      sc_core::sc_time delay = annotated ? period : sc_core::SC_ZERO_TIME;
       if (!at) {
         out->b_transport(*t, delay);
       } else {
