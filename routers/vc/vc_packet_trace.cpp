@@ -116,7 +116,10 @@ std::string VcNetwork::packet_save_file(const WaveformTracer& tracer, const std:
     }
   }
   const Cycle first = path->injected > 4 ? path->injected - 4 : 0;
-  const Cycle stop = (delivered ? last.tail_ejected : copies.size() > 1 ? end : path->injected) + 4;
+  // The window ends with the followed copy: its tail out, else where it ended
+  // (a combiner), else the last thing recorded (a plain VC packet that never
+  // arrived: its injection, as before).
+  const Cycle stop = (delivered ? last.tail_ejected : absorbed ? last.absorbed : copies.size() > 1 ? end : path->injected) + 4;
   g << tracer.window_lines(first, stop, {path->injected, delivered ? last.head_ejected : kNever});
   // Rows in path order: the source NIC's injection link, then per router the
   // input VC the head waited in and the output it left on (and, where a
