@@ -354,6 +354,35 @@ TEST(WaveformHpam, TracePacketWithoutReplicationIsAPlainXyPath) {
   EXPECT_NE(never.find("Packet 100000 was not injected in this run"), std::string::npos) << never;
 }
 
+// A multicast gather: a column block's message ends in the combiner above
+// (the merged message is a packet of its own, `packet` 0 on the buses, and
+// may reuse the block's packet handle): the save file of message 0 stops at
+// the router above, and never takes the merged message's way to nic0 for its own.
+TEST(WaveformHpam, TracePacketOfAGatherBlockEndsInTheCombiner) {
+  const std::string dir = scratch_dir();
+  const CommandResult r = run_icnsim("run " + scenario("hpam_gather_multicast") + " --quiet --set traffic.submesh=[1,1] " +
+                                     "--set outputs.trace_packet=[0] --vcd " + dir + "/h.vcd");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = read_file(dir + "/h.packet0.gtkw");
+  long src = -1, dst = -1;
+  std::istringstream in(text);
+  std::size_t hops = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::sscanf(line.c_str(), "[*] %ld -> %ld: injected", &src, &dst);
+    hops += line.rfind("[*] hop ", 0) == 0;
+  }
+  ASSERT_GE(src, 1) << text;
+  EXPECT_EQ(dst, 0);
+  EXPECT_NE(text.find("taken whole by the combiner"), std::string::npos) << text;
+  EXPECT_EQ(text.find("/eject"), std::string::npos) << "the merged message's ejection is not this message's";
+  // Up its column to row 0, then up to l1_r0_0, which routes it into its combine port.
+  const Pos s = kOneOverFourByFour.pos(static_cast<unsigned>(src));
+  EXPECT_EQ(hops, s.r + 2);
+  const SaveFile f = parse_save_file(text);
+  ASSERT_FALSE(f.groups.empty());
+  EXPECT_EQ(f.groups.back().rfind("l1_r0_0/down" + std::to_string(s.c) + "/in/vc", 0), 0u) << f.groups.back();
+}
+
 TEST(WaveformHpam, TracePacketBadInputIsOneLine) {
   const std::string run = "run " + scenario("hpam_broadcast_multicast") + " ";
   expect_rejected(run + "--set outputs.trace_packet=0", "outputs.trace_packet = 0: needs a waveform to follow the packet in");
