@@ -68,8 +68,8 @@ class InterLevelReplicator : public sc_core::sc_module, public Clocked {
   // branch<i>.flit (a copy sent down branch i).
   void trace(WaveformTracer& tracer, const std::string& prefix) const;
   // outputs.trace_packet: reports the copies it makes of followed messages
-  // and the cycle each copy's head leaves on its branch (null: none, one
-  // pointer test per head).
+  // and the cycle each copy's head leaves on its branch (null: none; then a
+  // pointer test per flit taken or sent is all it costs).
   void set_follower(vc::PacketFollower* follower) { follower_ = follower; }
 
  private:
