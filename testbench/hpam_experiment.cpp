@@ -59,6 +59,13 @@ HpamExperiment::HpamExperiment(sc_core::sc_module_name name, const HpamSetup& se
   }
   tap_.route_all(*this);
   if (ctx.tracer != nullptr) {
+    // outputs.trace_packet: the routers, NICs, replicators and combiners
+    // report the followed messages' copies (docs/waveforms/README.md).
+    network_.follow(ctx.trace_packets);
+    if (vc::PacketFollower* follower = network_.follower()) {
+      for (auto& rep : replicators_) rep->set_follower(follower);
+      for (auto& comb : combiners_) comb->set_follower(follower);
+    }
     network_.trace(*ctx.tracer, std::string(this->name()));
     // Each replicator beside the router it hangs from: <exp>.repl_<router>.*;
     // a Verilated one also dumps its ports and registers to a file of its

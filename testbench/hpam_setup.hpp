@@ -44,6 +44,9 @@ struct HpamSetup : ExperimentSetup {
   void estimate_work(ResourceEstimate& e) const;
   double trial_work(const hpam::HpamGeometry& geo, const hpam::CollectivePlan& plan) const;
   std::vector<std::string> waveform_side_files(const std::string& waveform_file) const override;
+  // outputs.trace_packet: a ledger message id, followed through the meshes
+  // and every replicator to the destination it reached last (docs/waveforms/README.md).
+  bool follows_packets() const override { return true; }
 };
 
 // The keys (network and traffic groups), for `icnsim list`.

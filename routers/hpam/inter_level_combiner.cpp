@@ -46,6 +46,11 @@ Cycle InterLevelCombiner::tick(Cycle now) {
     g.dst = (p.dst & ~HpamTopology::kGroupBits) | HpamTopology::kCombineBit;
     flits_on_vc_[f.vc] = 0;
     ++messages_in_;
+    if (follower_ != nullptr)
+      if (vc::PacketFollower::Copy* copy = follower_->copy(p.message, f.packet)) {
+        copy->absorbed = now;
+        copy->live = false;  // released: its handle may come back as the combined message
+      }
     pool_.release(f.packet);
     if (g.arrived < branches_) return;
     // Every branch has delivered: one combined message from this router's node.

@@ -56,6 +56,9 @@ class InterLevelCombiner : public sc_core::sc_module, public Clocked {
   std::uint64_t flits_in() const { return in_ != nullptr ? in_->transfers() : 0; }
   std::uint64_t flits_out() const { return out_ != nullptr ? out_->transfers() : 0; }
   std::uint64_t max_stored_flits() const { return max_stored_; }
+  // outputs.trace_packet: a followed message's copy ends here (the combined
+  // message it joins is a packet of its own); null: none.
+  void set_follower(vc::PacketFollower* follower) { follower_ = follower; }
 
  private:
   struct Group {
@@ -82,6 +85,7 @@ class InterLevelCombiner : public sc_core::sc_module, public Clocked {
   std::deque<Outgoing> outq_;
   std::uint64_t stored_ = 0, max_stored_ = 0;
   std::uint64_t messages_in_ = 0, messages_out_ = 0;
+  vc::PacketFollower* follower_ = nullptr;
 };
 
 }  // namespace icn::hpam

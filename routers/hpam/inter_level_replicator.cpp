@@ -79,8 +79,15 @@ Cycle InterLevelReplicator::tick(Cycle now) {
         c.copy.push_back(id);
       }
       ledger_.deliveries_expected += f - 1;
+      if (follower_ != nullptr) {
+        std::vector<NodeId> dsts;
+        for (PacketId id : c.copy) dsts.push_back(pool_[id].dst);
+        follower_->replicated(pool_[fl.packet].message, fl.packet, basename(), c.copy, dsts, now);
+      }
     }
     if (fl.tail()) {
+      if (follower_ != nullptr)
+        if (vc::PacketFollower::Copy* copy = follower_->copy(pool_[fl.packet].message, fl.packet)) copy->live = false;
       pool_.release(fl.packet);
       current_vc_ = -1;
     }
@@ -101,6 +108,8 @@ Cycle InterLevelReplicator::tick(Cycle now) {
     fl.bits = static_cast<std::uint8_t>(((out.out[i].data & 1u) ? vc::Flit::kHead : 0) |
                                         (out.out[i].last ? vc::Flit::kTail : 0));
     out_[i]->send(now, fl);
+    if (follower_ != nullptr && fl.head())
+      if (vc::PacketFollower::Copy* copy = follower_->copy(pool_[fl.packet].message, fl.packet)) copy->branch_sent = now;
     --credits_[i];
     ++flits_out_[i];
     engine()->note_progress();

@@ -33,6 +33,7 @@
 #include "routers/common/vc_buffer.hpp"
 #include "routers/hpam/hpam_geometry.hpp"
 #include "routers/hpam/replicator_core.hpp"
+#include "routers/vc/packet_follower.hpp"
 #include "routers/vc/vc_router.hpp"
 
 namespace icn::hpam {
@@ -66,6 +67,10 @@ class InterLevelReplicator : public sc_core::sc_module, public Clocked {
   // credit), occupancy (the fullest branch FIFO, buffered mode) and
   // branch<i>.flit (a copy sent down branch i).
   void trace(WaveformTracer& tracer, const std::string& prefix) const;
+  // outputs.trace_packet: reports the copies it makes of followed messages
+  // and the cycle each copy's head leaves on its branch (null: none; then a
+  // pointer test per flit taken or sent is all it costs).
+  void set_follower(vc::PacketFollower* follower) { follower_ = follower; }
 
  private:
   struct Held {
@@ -99,6 +104,7 @@ class InterLevelReplicator : public sc_core::sc_module, public Clocked {
   Cycle last_stall_ = kNever;  // for the waveform: the stall bit of a cycle
   unsigned held_ = 0;          // the fullest branch FIFO after the last tick
   unsigned max_occupancy_ = 0;
+  vc::PacketFollower* follower_ = nullptr;
 };
 
 }  // namespace icn::hpam

@@ -74,6 +74,9 @@ class VcNetwork : public sc_core::sc_module {
   // before the run and before trace().
   void follow(const std::vector<std::uint32_t>& messages);
   const PacketFollower* follower() const { return follower_.get(); }
+  // For blocks that hang off the network and copy or absorb its packets
+  // (HPAM's replicators and combiners): null unless packets are followed.
+  PacketFollower* follower() { return follower_.get(); }
 
   // Fault injection (network.failed_links), before the run: the output link of
   // router r's port p, or node n's injection link, never carries a flit.

@@ -66,9 +66,12 @@ Cycle VcNic::tick(Cycle now) {
       st.head_ejected = now;
     }
     if (follower_ != nullptr)
-      if (PacketFollower::Path* path = follower_->find(pool_[f.packet].message)) {
-        if (f.head()) path->head_ejected = now;
-        if (f.tail()) path->tail_ejected = now;
+      if (PacketFollower::Copy* copy = follower_->copy(pool_[f.packet].message, f.packet)) {
+        if (f.head()) copy->head_ejected = now;
+        if (f.tail()) {
+          copy->tail_ejected = now;
+          copy->live = false;  // its packet is released below
+        }
       }
     if (!f.tail()) return;
     const Packet& p = pool_[f.packet];
@@ -101,13 +104,10 @@ Cycle VcNic::tick(Cycle now) {
     if (sent_ == 0) {
       pool_[current_].injected = now;
       if (stages_) stages_->injected(current_, now);
-      if (follower_ != nullptr)
-        if (PacketFollower::Path* path = follower_->find(pool_[current_].message)) {
-          path->src = pool_[current_].src;
-          path->dst = pool_[current_].dst;
-          path->inject_vc = vc_;
-          path->injected = now;
-        }
+      if (follower_ != nullptr) {
+        const Packet& p = pool_[current_];
+        follower_->injected(p.message, current_, p.src, p.dst & ~group_bits_, vc_, now);
+      }
     }
     credits_.consume(vc_);
     inject_->send(now, f);

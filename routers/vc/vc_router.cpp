@@ -191,9 +191,9 @@ void VcRouter::allocate_switch(Cycle now) {
                                std::to_string(pool_[f.packet].hops) + " routers, more than the network has (livelock)");
       if (stages_) record_stages((*stages_)[f.packet], inputs_.times(ivc), now);
       if (follower_ != nullptr)
-        if (PacketFollower::Path* path = follower_->find(pool_[f.packet].message)) {
+        if (PacketFollower::Copy* copy = follower_->copy(pool_[f.packet].message, f.packet)) {
           const InputUnits::VcTimes& t = inputs_.times(ivc);
-          path->hops.push_back({id_, p, static_cast<unsigned>(v), s.out_port, s.out_vc, t.arrived, t.routed,
+          copy->hops.push_back({id_, p, static_cast<unsigned>(v), s.out_port, s.out_vc, t.arrived, t.routed,
                                 t.vc_granted, now, now + crossbar_.delay()});
         }
     }
