@@ -227,13 +227,17 @@ std::vector<TracedSignal> traced_signals(const BitSerialFatTree& tree, const std
     for (unsigned j = 0; j < tree.shape().routers_at(level); ++j) {
       const BitSerialSwitch& sw = const_cast<BitSerialFatTree&>(tree).node(level, j);
       const std::string base = prefix + ".level" + std::to_string(level) + "." + switch_name(level, j);
+      // from_path names an input path: as wide as the widest input port needs (the trunk's, below the root).
+      unsigned inputs = 1;
+      for (unsigned port = 0; port < kPorts; ++port)
+        if (sw.has_port(port)) inputs = std::max(inputs, sw.input(port)->width());
       for (unsigned port = 0; port < kPorts; ++port) {
         if (!sw.has_port(port)) continue;
         const unsigned width = sw.output(port)->width();
         for (unsigned p = 0; p < width; ++p) {
           const std::string o = base + ".out_" + port_name(port) + ".p" + std::to_string(p);
           out.push_back({level, Group::switches, o + ".from_port", 2, [&sw, port, p](Cycle t) { return sw.output_source_port(port, p, t); }});
-          out.push_back({level, Group::switches, o + ".from_path", bits_for(width > 1 ? width - 1 : 1),
+          out.push_back({level, Group::switches, o + ".from_path", bits_for(inputs > 1 ? inputs - 1 : 1),
                          [&sw, port, p](Cycle t) { return sw.output_source_path(port, p, t); }});
         }
         for (unsigned p = 0; p < sw.input(port)->width(); ++p) {
