@@ -185,7 +185,8 @@ std::vector<std::uint32_t> read_trace_packets(Config& cfg, const ExperimentSetup
   if (ids.empty()) return {};
   if (ids.size() > 64) cfg.fail(key, std::to_string(ids.size()) + " packets; at most 64 (one save file each)");
   if (!setup.follows_packets())
-    cfg.fail(key, "applies only to network.type=vc, fattree_packet, torus, ibt, crossbar and hier_crossbar; this family does not follow packets yet");
+    cfg.fail(key, "this network.type does not follow packets (every shipped family does; a new one overrides "
+                  "ExperimentSetup::follows_packets)");
   return {ids.begin(), ids.end()};
 }
 
@@ -293,9 +294,10 @@ std::vector<ParamSpec> common_params() {
        "the largest waveform a run may write: a run whose waveform is estimated larger is refused before it starts "
        "(sim.trace_bytes_estimate in the JSON), and one that grows past it stops with exit 2"},
       {"outputs.trace_packet", "[]",
-       "a packet id (the flit bus's packet field; on the crossbars the packet number 0..s-1) or a list of at most 64",
+       "a packet id (the flit bus's packet field; on the crossbars, torus and iBT the packet number, on the bit-serial "
+       "tree the message's index in the set) or a list of at most 64",
        "beside the waveform, a save file per packet, FILE.packet<ID>.gtkw: the links and buffers it crossed, in path "
-       "order (network.type=vc, fattree_packet, torus, ibt, crossbar, hier_crossbar)"},
+       "order (every family: docs/waveforms/README.md)"},
   };
 }
 

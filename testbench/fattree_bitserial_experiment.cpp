@@ -65,6 +65,7 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
       pe.start();
     }
     if (ctx.tracer != nullptr) {
+      network_.follow(followed(ctx.trace_packets));  // before trace(): it adds their save files
       network_.trace(*ctx.tracer, std::string(this->name()));
       // The tree's own save file, in route order (written beside FILE.vcd or FILE.fst).
       ctx.tracer->set_save_file(network_.gtkwave_save_file(this->name(), ctx.tracer->path()));
@@ -250,6 +251,25 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
   }
 
  private:
+  // outputs.trace_packet: a message id is its index in the message set (the
+  // order the traffic makes them: traffic.pairs in list order).
+  std::vector<bitserial::StreamFollower::Message> followed(const std::vector<std::uint32_t>& ids) const {
+    std::vector<bitserial::StreamFollower::Message> out;
+    for (std::uint32_t id : ids) {
+      if (std::any_of(out.begin(), out.end(), [id](const auto& f) { return f.id == id; })) continue;  // one save file each
+      bitserial::StreamFollower::Message f;
+      f.id = id;
+      if (id < messages_.size()) {
+        f.in_set = true;
+        f.src = messages_[id].src;
+        f.dst = messages_[id].dst;
+        f.seq = messages_[id].seq;
+      }
+      out.push_back(f);
+    }
+    return out;
+  }
+
   static std::vector<Message> make_messages(const BitSerialSetup& s, const FatTreeShape& shape, std::uint64_t seed) {
     Rng rng(seed, "fattree_bitserial.traffic");
     if (s.pattern == "permutation") return permutation_messages(shape.leaves(), rng);

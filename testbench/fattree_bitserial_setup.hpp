@@ -49,6 +49,7 @@ struct BitSerialSetup : ExperimentSetup {
   double delivery_cycles_estimate(std::string& why) const;
   void estimate_work(ResourceEstimate& e, double messages) const;
   void estimate_trace(ResourceEstimate& e, double messages) const;
+  bool follows_packets() const override { return true; }  // outputs.trace_packet: message ids of the set
   std::vector<std::string> waveform_side_files(const std::string& waveform_file) const override {
     if (!rtl_generator) return {};
     return {WaveformTracer::rtl_file_for(waveform_file)};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <unordered_map>
 
 #include "routers/fattree_bitserial/scheme_stream_generators.hpp"
 
@@ -226,13 +227,17 @@ std::vector<TracedSignal> traced_signals(const BitSerialFatTree& tree, const std
     for (unsigned j = 0; j < tree.shape().routers_at(level); ++j) {
       const BitSerialSwitch& sw = const_cast<BitSerialFatTree&>(tree).node(level, j);
       const std::string base = prefix + ".level" + std::to_string(level) + "." + switch_name(level, j);
+      // from_path names an input path: as wide as the widest input port needs (the trunk's, below the root).
+      unsigned inputs = 1;
+      for (unsigned port = 0; port < kPorts; ++port)
+        if (sw.has_port(port)) inputs = std::max(inputs, sw.input(port)->width());
       for (unsigned port = 0; port < kPorts; ++port) {
         if (!sw.has_port(port)) continue;
         const unsigned width = sw.output(port)->width();
         for (unsigned p = 0; p < width; ++p) {
           const std::string o = base + ".out_" + port_name(port) + ".p" + std::to_string(p);
           out.push_back({level, Group::switches, o + ".from_port", 2, [&sw, port, p](Cycle t) { return sw.output_source_port(port, p, t); }});
-          out.push_back({level, Group::switches, o + ".from_path", bits_for(width > 1 ? width - 1 : 1),
+          out.push_back({level, Group::switches, o + ".from_path", bits_for(inputs > 1 ? inputs - 1 : 1),
                          [&sw, port, p](Cycle t) { return sw.output_source_path(port, p, t); }});
         }
         for (unsigned p = 0; p < sw.input(port)->width(); ++p) {
@@ -245,9 +250,41 @@ std::vector<TracedSignal> traced_signals(const BitSerialFatTree& tree, const std
   return out;
 }
 
+// One row of a save file, after its format line if it changes (`last_format`).
+std::string row_line(const TracedSignal& s, const std::string& level_prefix, std::string& last_format) {
+  std::string g;
+  const std::string format = s.bits == 1 ? "@28" : "@24";  // binary / decimal
+  if (format != last_format) g += format + "\n";
+  last_format = format;
+  // The row's label: "icnsim.level1.s1_0.down0.p0.bit" -> "L1/s1_0/down0/p0/bit". Not dots:
+  // GTKWave cuts every displayed name at its dots down to the last level ("bit").
+  std::string label = s.name;
+  if (label.rfind(level_prefix, 0) == 0) label = "L" + label.substr(level_prefix.size());
+  for (char& c : label)
+    if (c == '.') c = '/';
+  g += "+{" + label + "} SystemC." + s.name;
+  if (s.bits > 1) g += "[" + std::to_string(s.bits - 1) + ":0]";
+  return g + "\n";
+}
+
 }  // namespace
 
+std::string BitSerialFatTree::save_rows(const std::string& prefix, const std::string& title,
+                                        const std::vector<std::string>& names) const {
+  const auto signals = traced_signals(*this, prefix);
+  std::unordered_map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < signals.size(); ++i) index.emplace(signals[i].name, i);
+  std::string g = "@800200\n-" + title + "\n", last_format;
+  for (const std::string& name : names)
+    if (const auto it = index.find(name); it != index.end()) g += row_line(signals[it->second], prefix + ".level", last_format);
+  return g + "@1000200\n-" + title + "\n";
+}
+
 void BitSerialFatTree::trace(WaveformTracer& tracer, const std::string& prefix) const {
+  if (follower_)  // a save file per followed message, written when the run has ended
+    for (const auto& f : follower_->followed())
+      tracer.add_save_file(WaveformTracer::packet_save_file_for(tracer.path(), f.message.id),
+                           [this, &tracer, prefix, id = f.message.id] { return packet_save_file(tracer, prefix, id); });
   for (auto& s : traced_signals(*this, prefix)) tracer.add(s.name, s.bits, std::move(s.probe));
 }
 
@@ -283,21 +320,8 @@ std::string BitSerialFatTree::gtkwave_save_file(const std::string& prefix, const
                               std::to_string(level);
     g << "@800200\n-" << title << "\n";
     std::string last_format;
-    for (const auto& s : signals) {
-      if (s.group != group || s.level != level) continue;
-      const std::string format = s.bits == 1 ? "@28" : "@24";  // binary / decimal
-      if (format != last_format) g << format << "\n";
-      last_format = format;
-      // The row's label: "icnsim.level1.s1_0.down0.p0.bit" -> "L1/s1_0/down0/p0/bit". Not dots:
-      // GTKWave cuts every displayed name at its dots down to the last level ("bit").
-      std::string label = s.name;
-      if (label.rfind(level_prefix, 0) == 0) label = "L" + label.substr(level_prefix.size());
-      for (char& c : label)
-        if (c == '.') c = '/';
-      g << "+{" << label << "} SystemC." << s.name;
-      if (s.bits > 1) g << "[" << s.bits - 1 << ":0]";
-      g << "\n";
-    }
+    for (const auto& s : signals)
+      if (s.group == group && s.level == level) g << row_line(s, level_prefix, last_format);
     g << "@1000200\n-" << title << "\n";
   }
   return g.str();

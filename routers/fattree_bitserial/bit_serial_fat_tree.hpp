@@ -33,6 +33,7 @@
 #include "routers/fattree_bitserial/bit_serial_switch.hpp"
 #include "routers/fattree_bitserial/delivery_cycle.hpp"
 #include "routers/fattree_bitserial/route_stream_generator.hpp"
+#include "routers/fattree_bitserial/stream_follower.hpp"
 
 namespace icn::bitserial {
 
@@ -100,6 +101,12 @@ class BitSerialFatTree : public sc_core::sc_module {
   // A GTKWave save file for the signals trace() adds, grouped by level.
   std::string gtkwave_save_file(const std::string& prefix, const std::string& vcd_path) const;
 
+  // outputs.trace_packet: follow these messages (ids of the run's message
+  // set) stream by stream; call before trace(), which then adds a save file
+  // FILE.packet<ID>.gtkw per message (stream_trace.cpp).
+  void follow(const std::vector<StreamFollower::Message>& messages);
+  const StreamFollower* follower() const { return follower_.get(); }
+
   // Every branch as (level, child name, up channel, up ack, down channel, down ack).
   struct Branch {
     unsigned level;
@@ -126,6 +133,12 @@ class BitSerialFatTree : public sc_core::sc_module {
 
  private:
   BitChannel& make_channel(const std::string& name, unsigned width);
+  // The rows of a save-file group titled `title`: the traced signals named
+  // (in that order), labelled as the tree's own save file labels them.
+  std::string save_rows(const std::string& prefix, const std::string& title, const std::vector<std::string>& names) const;
+  std::string packet_save_file(const WaveformTracer& tracer, const std::string& prefix, std::uint32_t id) const;
+  // The traced name of path `path` of channel `c` (prefix.level<l>.<block>.<port>.p<k>).
+  std::string path_scope(const std::string& prefix, const BitChannel* c, unsigned path) const;
 
   FatTreeShape shape_;
   DeliveryCycleClock clock_;
@@ -135,6 +148,7 @@ class BitSerialFatTree : public sc_core::sc_module {
   std::vector<std::vector<std::unique_ptr<BitSerialSwitch>>> switches_;  // [level][index], level >= 1
   std::deque<BitChannel> channels_;
   std::vector<Branch> branches_;
+  std::unique_ptr<StreamFollower> follower_;
 };
 
 }  // namespace icn::bitserial

@@ -106,6 +106,7 @@ void BitSerialNic::finish(StreamTransmitter& t, bool delivered, Cycle now) {
   r.cycle = now;
   t.state = StreamTransmitter::kFree;
   --active_;
+  if (follower_ != nullptr) follower_->reported(params_.node, t.dst, t.seq, delivered, now);
   if (counts_.size() <= t.delivery_cycle) counts_.resize(t.delivery_cycle + 1);
   if (delivered) {
     ++counts_[t.delivery_cycle].delivered;
@@ -140,6 +141,7 @@ void BitSerialNic::transmit(StreamTransmitter& t, unsigned path, Cycle now) {
         return;
       }
       up_->drive(now, path, b.bit);
+      if (follower_ != nullptr && t.route_bits == 1) follower_->started(params_.node, t.dst, t.seq, up_, path, now);  // M
       return;
     }
     t.state = StreamTransmitter::kMessage;
@@ -182,6 +184,7 @@ void BitSerialNic::receive_bit(unsigned path, bool bit, Cycle now) {
   down_ack_->drive(now, path, true);  // the acknowledge starts back along the stream's path
   ++received_;
   ++ledger_.delivered;
+  if (follower_ != nullptr) follower_->received(params_.node, down_, path, now - 1, now);
   last_arrival_phase_ = std::max(last_arrival_phase_, cursor_.phase());
   if (sink_ != nullptr) {
     Delivery d;

@@ -44,6 +44,7 @@
 #include "routers/fattree_bitserial/bit_channel.hpp"
 #include "routers/fattree_bitserial/delivery_cycle.hpp"
 #include "routers/fattree_bitserial/route_stream_generator.hpp"
+#include "routers/fattree_bitserial/stream_follower.hpp"
 
 namespace icn::bitserial {
 
@@ -90,6 +91,8 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   }
   void set_sink(DeliverySink& sink) { sink_ = &sink; }
   void set_report_sink(DeliveryReportSink& sink) { report_sink_ = &sink; }
+  // outputs.trace_packet: report followed streams' starts, receptions and reports to it.
+  void set_follower(StreamFollower* follower) { follower_ = follower; }
 
   Cycle tick(Cycle now) override;
   std::string block_name() const override { return name(); }
@@ -172,6 +175,7 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   BitChannel* down_flush_ = nullptr;
   DeliverySink* sink_ = nullptr;
   DeliveryReportSink* report_sink_ = nullptr;
+  StreamFollower* follower_ = nullptr;
   std::vector<StreamTransmitter> transmitters_;
   std::vector<StreamReceiver> receivers_;
   unsigned active_ = 0;

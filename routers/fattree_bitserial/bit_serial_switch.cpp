@@ -50,10 +50,15 @@ void BitSerialSwitch::grant(PathRef input, unsigned out_port, unsigned out_path,
   p.out_port = static_cast<std::uint8_t>(out_port);
   p.out_path = out_path;
   out_[out_port]->drive(now, out_path, true);  // M, in the clock of the removed routing bit
+  if (follower_ != nullptr)
+    follower_->granted(params_.level, params_.index, in_[input.port], input.port, input.path, out_[out_port], out_port,
+                       out_path, now);
 }
 
-void BitSerialSwitch::deny(PathRef input, unsigned out_port) {
+void BitSerialSwitch::deny(PathRef input, unsigned out_port, Cycle now) {
   inputs_[input.port][input.path].kind = InputPath::kLost;
+  if (follower_ != nullptr)
+    follower_->denied(params_.level, params_.index, in_[input.port], input.port, input.path, out_port, false, now);
   if (store_ && input.port != kTrunk) store_->clear(input.port, input.path);  // the stored bits are dropped
   if (out_port == kTrunk) ++stats_.denials_up;
   else ++stats_.denials_down;
@@ -129,7 +134,7 @@ void BitSerialSwitch::arbitrate(unsigned port, Cycle now) {
         if (inputs_[input.port][input.path].kind == InputPath::kRequesting) grant(input, port, path, now);
       },
       [&](PathRef input) {
-        if (!flush_for(input, port, now)) deny(input, port);
+        if (!flush_for(input, port, now)) deny(input, port, now);
       });
 }
 
@@ -143,6 +148,8 @@ bool BitSerialSwitch::flush_for(PathRef input, unsigned port, Cycle now) {
   if (!c.flushable_path(path)) return false;
   const PathRef victim = c.source(path);
   inputs_[victim.port][victim.path].kind = InputPath::kLost;
+  if (follower_ != nullptr)
+    follower_->denied(params_.level, params_.index, in_[victim.port], victim.port, victim.path, port, true, now);
   ++stats_.flushed;
   c.reassign(path, input);
   out_flush_[port]->drive(now, path, true);

@@ -59,6 +59,7 @@
 #include "routers/fattree_bitserial/concentrator_switch.hpp"
 #include "routers/fattree_bitserial/delivery_cycle.hpp"
 #include "routers/fattree_bitserial/routing_bits.hpp"
+#include "routers/fattree_bitserial/stream_follower.hpp"
 #include "routers/fattree_bitserial/sync_scheme.hpp"
 #include "routers/fattree_bitserial/turn_store.hpp"
 
@@ -159,6 +160,8 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
 
   // Records every turning stream into `log` (tests); nullptr stops recording.
   void record_turns(std::vector<TurnRecord>* log) { turn_log_ = log; }
+  // outputs.trace_packet: report grants and denials of followed streams to it.
+  void set_follower(StreamFollower* follower) { follower_ = follower; }
 
  private:
   struct InputPath {
@@ -174,7 +177,7 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   void start_delivery_cycle(std::uint64_t index);
   void on_bit(unsigned port, unsigned path, bool bit, Cycle now, Cycle phase);
   void grant(PathRef input, unsigned out_port, unsigned out_path, Cycle now);
-  void deny(PathRef input, unsigned out_port);
+  void deny(PathRef input, unsigned out_port, Cycle now);
   void log_turn(PathRef input, bool granted);
   void arbitrate(unsigned port, Cycle now);
   void receive_port(unsigned port, Cycle now, Cycle phase);
@@ -201,6 +204,7 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   std::array<std::uint64_t, kPorts> failed_streams_{};  // per output: streams routed to it while failed
   std::array<std::uint64_t, kPorts> failed_acks_{};     // per input: acknowledges for its failed reverse wire
   std::vector<TurnRecord>* turn_log_ = nullptr;
+  StreamFollower* follower_ = nullptr;
   std::unique_ptr<TurnStore> store_;       // store scheme, below the root
   std::vector<PathRef> shifting_out_;      // store: connected paths whose register still holds bits
   std::array<BitChannel*, kPorts> out_flush_{};  // flush scheme: per branch output
