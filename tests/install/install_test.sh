@@ -74,6 +74,35 @@ for k in ("count", "min", "max", "p50", "p99"):
 assert mine["conservation"] == "ok" and mine["status"] == "completed", mine
 PY
 
+# A Verilog block of the example's own, verilated by its CMake, drives the
+# network: what it sent is what an independent model of its LFSR offers, and
+# its latencies are icnsim run's on the schedule.
+cp -r "$source/examples/verilog_traffic_source" "$work/verilog_example"
+cmake -S "$work/verilog_example" -B "$work/verilog_example/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/verilog_example/build" >/dev/null
+(cd "$work/verilog_example" && build/verilog_traffic_source 1200 >out.txt) \
+  || fail "the Verilog example failed: $(cat "$work/verilog_example/out.txt")"
+(cd "$work/verilog_example" && "$work/prefix/bin/icnsim" run verilog_traffic.yaml --quiet --json icnsim.json) \
+  || fail "icnsim run on the Verilog example's trace failed"
+python3 - "$work/verilog_example" 1200 <<'PY' || fail "the Verilog example's traffic or latencies are wrong"
+import json, os, sys
+d, cycles = sys.argv[1], int(sys.argv[2])
+want = set()
+for n in range(64):  # traffic_lfsr.sv, modelled here: Galois LFSR, taps 0xB400, seed per node
+    s = (0xACE1 + 977 * n) & 0xFFFF
+    for k in range(cycles):  # the state the adapter samples after rising edge k, created in cycle k + 1
+        dst = (s >> 4) & 63
+        if s & 15 == 0 and dst != n:
+            want.add((k + 1, n, dst, 4 if s >> 10 & 1 else 1))
+        s = (s >> 1) ^ 0xB400 if s & 1 else s >> 1
+got = [tuple(int(x) for x in l.split()) for l in open(os.path.join(d, "verilog_traffic.trace"))]
+assert len(got) == len(set(got)) and set(got) == want, (len(got), len(want), sorted(set(got) ^ want)[:5])
+mine = json.load(open(os.path.join(d, "verilog_traffic.json")))
+packet = json.load(open(os.path.join(d, "icnsim.json")))["result"]["latency"]["packet"]
+assert mine["latency"]["packet"] == {k: packet[k] for k in mine["latency"]["packet"]}, (mine, packet)
+assert mine["messages"]["delivered"] == len(want) > 1000 and mine["conservation"] == "ok", mine
+PY
+
 # pkg-config, as a Makefile would use it.
 mkdir "$work/pc_example"
 flags=$(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs icnsim)
