@@ -72,7 +72,8 @@ class VcPlatformNetwork : public sc_core::sc_module, public vc::ArrivalSink {
   std::unique_ptr<Injector> injector_;
   std::vector<std::unique_ptr<PlatformPort>> ports_;
   Histogram packet_latency_, network_latency_;  // created -> tail, injected -> tail
-  std::string wrong_node_;  // the first message that arrived where it was not sent
+  std::vector<NodeId> intended_;  // per message id, the node the user wrote to
+  std::string wrong_node_;        // the first message that arrived where it was not sent
 };
 
 }  // namespace icn

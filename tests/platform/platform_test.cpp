@@ -174,6 +174,10 @@ int sc_main(int, char*[]) {
   icn::Config lt_cfg = icn::Config::from_text(keys, "lt"), at_cfg = icn::Config::from_text(keys, "at");
   icn::VcPlatformNetwork lt("lt", lt_cfg, icn::DeliveryProtocol::kLooselyTimed);
   icn::VcPlatformNetwork at("at", at_cfg, icn::DeliveryProtocol::kApproximatelyTimed);
+  // A third mesh whose ejection links of nodes 5 and 6 are crossed (a wiring fault).
+  icn::Config swapped_cfg = icn::Config::from_text(keys, "swapped");
+  swapped_cfg.apply_override("network.swap_ejection=[5,6]");
+  icn::VcPlatformNetwork swapped("swapped", swapped_cfg, icn::DeliveryProtocol::kLooselyTimed);
   const unsigned n = lt.nodes();
 
   // Bad writes, refused before anything is queued (the run must stay empty of them).
@@ -189,13 +193,13 @@ int sc_main(int, char*[]) {
     for (unsigned s = 0; s < n; ++s)
       if (next() % 100 < 6) sends.push_back({cycle, s, (s + 1 + next() % (n - 1)) % n, next() % 2 ? 1u : 5u,
                                              static_cast<unsigned>(sends.size())});
-  Log logs[2];
+  Log logs[3];
   std::vector<std::unique_ptr<Core>> cores;
-  unsigned running[2] = {n, n};
-  icn::VcPlatformNetwork* nets[2] = {&lt, &at};
-  for (int k = 0; k < 2; ++k)
+  unsigned running[3] = {n, n, n};
+  icn::VcPlatformNetwork* nets[3] = {&lt, &at, &swapped};
+  for (int k = 0; k < 3; ++k)
     for (unsigned c = 0; c < n; ++c) {
-      cores.push_back(std::make_unique<Core>((std::string(k ? "at" : "lt") + "_core" + std::to_string(c)).c_str()));
+      cores.push_back(std::make_unique<Core>((std::string(nets[k]->name()) + "_core" + std::to_string(c)).c_str()));
       Core& core = *cores.back();
       core.at = k == 1;
       core.node = c;
@@ -209,7 +213,7 @@ int sc_main(int, char*[]) {
     }
   sc_core::sc_start();
 
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < 2; ++k) {  // the healthy meshes
     const std::string which = k ? "AT" : "LT";
     expect(nets[k]->problem().empty(), which + ": " + nets[k]->problem());
     expect(logs[k].wrong == 0, which + ": " + std::to_string(logs[k].wrong) + " messages arrived wrong");
@@ -225,6 +229,22 @@ int sc_main(int, char*[]) {
     expect(matched == sends.size(), which + ": " + std::to_string(sends.size() - matched) + " messages not as sent");
   }
   expect(logs[0].got == logs[1].got, "LT and AT cores saw different cycles");
+  // The crossed links: the run says where the first message went astray,
+  // and the cores' own records show messages for 5 and 6 at the other one.
+  const std::string astray = swapped.problem();
+  expect(astray.find(" arrived at node ") != std::string::npos &&
+             (astray.find("to node 5 arrived at node 6") != std::string::npos ||
+              astray.find("to node 6 arrived at node 5") != std::string::npos),
+         "swapped ejection: the problem should name the crossed nodes: '" + astray + "'");
+  unsigned crossed = 0;
+  for (const auto& [id, got] : logs[2].got) {
+    const Send& s = sends.at(std::get<2>(got));
+    crossed += (s.dst == 5 && std::get<1>(got) == 6) || (s.dst == 6 && std::get<1>(got) == 5);
+  }
+  unsigned meant = 0;
+  for (const Send& s : sends) meant += s.dst == 5 || s.dst == 6;
+  expect(meant > 0 && crossed == meant, "swapped ejection: " + std::to_string(crossed) + " of " +
+                                            std::to_string(meant) + " messages for 5 and 6 arrived at the other");
   expect(logs[1].completed == sends.size(), "AT: " + std::to_string(logs[1].completed) + " deliveries completed");
   expect(lt.summary()["latency"] == at.summary()["latency"], "LT and AT summaries differ");
   if (failures == 0) std::printf("platform_test: ok, %zu messages on each mesh\n", sends.size());
