@@ -115,6 +115,58 @@ TEST(VcRun, TorusZeroLoadLatencyCountsChannelsBetweenRoutersApartFromNicLinks) {
   }
 }
 
+// The credit loop between two routers (docs/vc_router.md: switch grant ->
+// traversal st -> link C -> buffer write -> downstream switch grant one cycle
+// later -> credit link C + credit_delay) is R = st + C + 1 + C + credit_delay
+// cycles. One long packet from node 0 to node 1 of an idle 8x8 torus, with
+// B = 4 flit buffers shorter than R, streams B flits per R cycles over the
+// channel between the two routers (the NICs' loops, with links of 1, are
+// shorter): its body takes (P - 1) R / B cycles behind the head. Under
+// preset=booksim C = 2 and credit_delay = 1 (BookSim 2's torus): R = 7; with
+// C = 3 and no credit delay by hand: R = 8.
+TEST(VcRun, OnATorusTheCreditLoopBetweenRoutersSetsTheBodyRateOfALongPacket) {
+  const unsigned P = 81, B = 4, st = 1;
+  const std::string trace = test::scratch_dir() + "/long.txt";
+  std::ofstream(trace) << "5 0 1 " << P << '\n';
+  const std::vector<std::string> common{"network.type=vc",      "network.topology=torus",
+                                        "traffic.pattern=trace", "traffic.trace_file=" + trace,
+                                        "traffic.packet_size=81", "measure.cycles=400"};
+  auto with = [&](std::vector<std::string> keys) {
+    keys.insert(keys.begin(), common.begin(), common.end());
+    return keys;
+  };
+  const std::vector<unsigned> channel{2, 3}, credit_delay{1, 0};
+  const auto results = run_scenarios({with({"preset=booksim"}),
+                                      with({"network.channel_latency=3", "router.buffer_depth=4"})});
+  for (int i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(results[i].problem, "");
+    const auto& lat = results[i].results["result"]["latency"];
+    const unsigned R = st + channel[i] + 1 + channel[i] + credit_delay[i];
+    EXPECT_EQ(lat["stages"]["serialization"].get<double>(), double((P - 1) * R / B));
+    // The head as on an idle network (2 routers, one channel), then the body.
+    EXPECT_EQ(lat["packet"]["max"].get<unsigned>(),
+              zero_load_latency({1, 1, 1, 1, 1, B, 1}, 2, channel[i]) + (P - 1) * R / B);
+  }
+}
+
+// Sanders & Sibeyn's chain broadcast on an 8-ring torus whose channels take 3
+// cycles (the NICs' links 1), buffers deep enough for the credit loop: the
+// single-port fabric's pipeline to a neighbour is 1 + L + 2 routers x 4
+// stages + C + L + 1 = 15 cycles, no packet waits beyond it, and the run
+// costs exactly (P - 2 + s)(t + m) as the paper's model says.
+TEST(VcRun, TheCollectiveFabricCountsChannelsBetweenRoutersApartFromNicLinks) {
+  const long P = 8, s = 10, m = 7, t = 40;
+  const auto runs = run_scenarios({{"network.type=vc", "network.topology=torus", "network.k=[8]",
+                                    "network.channel_latency=3", "router.buffer_depth=16",
+                                    "traffic.collective=broadcast", "traffic.algorithm=chain", "traffic.packets=10",
+                                    "traffic.message_units=70", "nic.startup=" + std::to_string(t)}});
+  ASSERT_EQ(runs[0].problem, "");
+  EXPECT_EQ(runs[0].results["congestion"]["pipeline_cycles"].get<long>(), 1 + 1 + 2 * 4 + 3 + 1 + 1);
+  EXPECT_EQ(runs[0].results["congestion"]["wait_cycles"].get<long>(), 0);
+  EXPECT_EQ(runs[0].results["result"]["cycles"].get<long>(), (P - 2 + s) * (t + m));
+}
+
 // What preset=booksim fills on a torus (BookSim 2's kncube and dim_order)
 // and what it leaves: the mesh keeps icnsim's own torus-free defaults, and a
 // key the scenario gives wins over the preset.
