@@ -46,6 +46,9 @@ const RawParam kFailedLinks{"network.failed_links", "[]",
                             "links that never carry a flit (fault injection: the run ends unverified, naming where "
                             "traffic waits)"};
 const IntParam kLinkLatency{"network.link_latency", 1, 1, 64, "cycles for a flit (or credit) to cross a link"};
+const IntParam kChannelLatency{"network.channel_latency", 0, 0, 64,
+                               "cycles for a flit (or credit) to cross a link between two routers; 0: "
+                               "network.link_latency (the NICs' links always take network.link_latency)"};
 const IntParam kVcs{"router.vcs", 2, 1, 16, "virtual channels per input port", "", "1..16 (ports x vcs <= 4096)"};
 const IntParam kBufferDepth{"router.buffer_depth", 4, 1, 1024, "flits of buffer per VC"};
 const ChoiceParam kRouting{"router.routing", "dor", {"dor", "adaptive"},
@@ -53,6 +56,15 @@ const ChoiceParam kRouting{"router.routing", "dor", {"dor", "adaptive"},
                            "west-first, 2-D mesh only"};
 const BoolParam kDateline{"router.dateline", true, "torus: split the VCs into dateline classes (false can deadlock)",
                           "network.topology=torus"};
+const ChoiceParam kDatelineClasses{"router.dateline_classes", "after_crossing", {"after_crossing", "whole_dimension"},
+                                   "torus: after_crossing: the lower half of the VCs until the dimension's wrap link "
+                                   "is crossed, the upper half after; whole_dimension (BookSim 2): one half for the "
+                                   "whole dimension, the upper iff the destination coordinate is below the source's",
+                                   "network.topology=torus"};
+const ChoiceParam kTorusTies{"router.torus_ties", "plus", {"plus", "random"},
+                             "torus: a destination k/2 away either way is reached going + (plus) or the way a coin "
+                             "of the router's generator says (random, BookSim 2)",
+                             "network.topology=torus"};
 const IntParam kRoutingDelay{"router.routing_delay", 1, 1, 16, "route computation stage, cycles"};
 const IntParam kVcAllocDelay{"router.vc_alloc_delay", 1, 1, 16, "VC allocation stage, cycles"};
 const IntParam kSwAllocDelay{"router.sw_alloc_delay", 1, 1, 16, "switch allocation stage, cycles"};
@@ -71,12 +83,15 @@ std::vector<ParamSpec> network_params() {
       kLeaves.spec(),
       kCapacities.spec(),
       kLinkLatency.spec(),
+      kChannelLatency.spec(),
       kFailedLinks.spec(),
       swap_ejection_param(),
       kVcs.spec(),
       kBufferDepth.spec(),
       kRouting.spec(),
       kDateline.spec(),
+      kDatelineClasses.spec(),
+      kTorusTies.spec(),
       kRoutingDelay.spec(),
       kVcAllocDelay.spec(),
       kSwAllocDelay.spec(),
@@ -109,6 +124,27 @@ const std::vector<std::pair<std::string, std::string>>& booksim_preset() {
       {"measure.max_samples", "10"},
       {"measure.latency_threshold", "500"},
       {"measure.stopping_threshold", "0.05"},
+  };
+  return p;
+}
+
+// BookSim 2's torus (kncube with its default use_noc_latency 1, dim_order
+// routing): channels between routers take 2 cycles (flits and credits; the
+// NICs' channels 1), a packet keeps one dateline class per dimension, ties go
+// either way at random. A mesh's channels take 1 there, as icnsim's.
+// BookSim's credit loop is one cycle longer than icnsim's (a buffer slot
+// returns one cycle later; zero-load latency is unaffected): measured with
+// one flow per channel, 4/9 flits per cycle there against icnsim's 4/8 with
+// credit_delay 0, 4/9 with 1 (docs/vc_router.md). With one VC per dateline
+// class that loop sets the torus's saturation, so the torus preset adds the
+// cycle. The mesh has the same difference but keeps credit_delay 0 for now
+// (its results are unchanged; with two usable VCs it costs it about 1 %).
+const std::vector<std::pair<std::string, std::string>>& booksim_torus_preset() {
+  static const std::vector<std::pair<std::string, std::string>> p{
+      {"network.channel_latency", "2"},
+      {"router.credit_delay", "1"},
+      {"router.dateline_classes", "whole_dimension"},
+      {"router.torus_ties", "random"},
   };
   return p;
 }
@@ -218,6 +254,9 @@ void read_router(Config& cfg, VcNetworkSpec& s, unsigned max_ports) {
   if (s.torus()) {
     s.dateline = kDateline.read(cfg);
     if (s.dateline && r.vcs < 2) cfg.fail("router.vcs", "the torus with datelines needs at least 2 VCs (or router.dateline=false)");
+    s.torus_options.classes = kDatelineClasses.read(cfg) == "whole_dimension" ? vc::DatelineClasses::kWholeDimension
+                                                                              : vc::DatelineClasses::kAfterCrossing;
+    s.torus_options.random_ties = kTorusTies.read(cfg) == "random";
   } else {
     s.dateline = false;
   }
@@ -247,6 +286,7 @@ VcNetworkSpec read_network(Config& cfg, bool collective) {
   }
   s.nodes = static_cast<unsigned>(routers);
   s.net.link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
+  s.net.channel_latency = static_cast<unsigned>(kChannelLatency.read(cfg));
   read_router(cfg, s, max_ports);
   read_failed_links(cfg, s);
   s.net.swap_ejection = parse_swap_ejection(cfg, static_cast<std::uint64_t>(routers));
@@ -268,10 +308,15 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   const bool collective = cfg.given("traffic.collective");
   cfg.declare(network_params());
   if (!collective) cfg.declare(vc_synthetic_params());
-  if (kPreset.read(cfg) == "booksim")
+  if (kPreset.read(cfg) == "booksim") {
+    // The torus's keys first: each fills only what is not given yet, so they
+    // win over the general preset's (router.credit_delay).
+    if (kTopology.read(cfg) == "torus")
+      for (const auto& [key, value] : booksim_torus_preset()) cfg.apply_preset(key, value);
     for (const auto& [key, value] : booksim_preset())
       if (!collective || (key.rfind("traffic.", 0) != 0 && key.rfind("measure.", 0) != 0))
         cfg.apply_preset(key, value);  // fills only what the scenario does not give
+  }
   VcNetworkSpec network = read_network(cfg, collective);
   if (collective) return configure_vc_collective(cfg, network);
   return configure_vc_synthetic(cfg, std::move(network));
@@ -281,7 +326,9 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
 
 std::unique_ptr<vc::VcTopology> VcNetworkSpec::make_topology() const {
   if (fattree) return std::make_unique<vc::FatTreeTopology>(height, capacities, net.router.vcs);
-  return std::make_unique<vc::MeshTorusTopology>(topology, sides, net.router.vcs, dateline, adaptive);
+  auto t = std::make_unique<vc::MeshTorusTopology>(topology, sides, net.router.vcs, dateline, adaptive);
+  t->set_torus_options(torus_options);
+  return t;
 }
 
 void VcNetworkSpec::fail_links(vc::VcNetwork& network) const {

@@ -26,6 +26,7 @@ struct VcNetworkSpec {
   std::vector<unsigned> sides;       // mesh/torus: routers per dimension (k, n times, unless given as a list)
   bool dateline = true;
   bool adaptive = false;
+  vc::TorusOptions torus_options;    // router.dateline_classes, router.torus_ties
   unsigned nodes = 0;
   vc::NetworkParams net;
   std::vector<vc::VcLinkAddress> failed_links;  // parsed once (routers/vc/vc_link_address.hpp)

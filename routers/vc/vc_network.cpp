@@ -18,11 +18,17 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
   const unsigned total = offset_[R];
   flit_out_.reserve(total);
   credit_out_.reserve(total);
-  for (unsigned i = 0; i < total; ++i) {
-    flit_out_.emplace_back(1, L);
-    flit_out_.back().set_strict(true);
-    credit_out_.emplace_back(1, LC);
-  }
+  // Output port p's flit link and input port p's credit link lead to the
+  // neighbour at p, or to a NIC (or nowhere) when p has none.
+  const unsigned C = params.router_link_latency();
+  const unsigned CC = C + params.credit_delay;
+  for (unsigned r = 0; r < R; ++r)
+    for (unsigned p = 0; p < topo.ports(r); ++p) {
+      const bool between_routers = topo.neighbor(r, p).has_value();
+      flit_out_.emplace_back(1, between_routers ? C : L);
+      flit_out_.back().set_strict(true);
+      credit_out_.emplace_back(1, between_routers ? CC : LC);
+    }
   inject_.reserve(N);
   eject_credit_.reserve(N);
   for (unsigned n = 0; n < N; ++n) {

@@ -1,8 +1,9 @@
 // VcNetwork: routers, NICs and the links between them, for any VcTopology.
 //
-// Every connection is two delay lines: flits one way (latency link_latency)
-// and credits back (latency link_latency + credit_delay). Node n's NIC sits on
-// the router port topology.node_port(n).
+// Every connection is two delay lines: flits one way and credits back (that
+// latency + credit_delay). A NIC's links take link_latency, links between two
+// routers channel_latency (0: link_latency too; BookSim 2's torus: 2). Node
+// n's NIC sits on the router port topology.node_port(n).
 #pragma once
 
 #include <systemc>
@@ -26,7 +27,9 @@ namespace icn::vc {
 struct NetworkParams {
   RouterParams router;
   unsigned link_latency = 1;
+  unsigned channel_latency = 0;  // router to router; 0: link_latency
   unsigned credit_delay = 0;
+  unsigned router_link_latency() const { return channel_latency != 0 ? channel_latency : link_latency; }
   unsigned max_packet_flits = 1u << 16;
   EjectionSwap swap_ejection;  // a wiring fault (network.swap_ejection), none by default
 };

@@ -35,10 +35,12 @@ VcSinglePortFabric::VcSinglePortFabric(sc_core::sc_module_name name, const VcTop
 unsigned VcSinglePortFabric::zero_load_cycles(const NetworkParams& params, unsigned routers) {
   // The VcNic writes the packet in the cycle it leaves the port and sends the
   // head from the next (1), the injection link (L), per router its pipeline
-  // and the next link, and the hand-over link to the port (1).
+  // and the next link (between routers C, the last one the ejection link L),
+  // and the hand-over link to the port (1).
   const RouterParams& r = params.router;
-  const unsigned L = params.link_latency;
-  return 1 + L + routers * (r.routing_delay + r.vc_alloc_delay + r.sw_alloc_delay + r.st_delay + L) + 1;
+  const unsigned L = params.link_latency, C = params.router_link_latency();
+  return 1 + L + routers * (r.routing_delay + r.vc_alloc_delay + r.sw_alloc_delay + r.st_delay) +
+         (routers == 0 ? 0 : (routers - 1) * C + L) + 1;
 }
 
 void VcSinglePortFabric::attach(NodeId x, SinglePortNic& nic) {

@@ -68,11 +68,11 @@ std::string MeshTorusTopology::describe() const {
   return s;
 }
 
-RouteChoice MeshTorusTopology::route(unsigned at, unsigned, NodeId src, NodeId dst, Rng&) const {
-  return route(at, src, dst);
+RouteChoice MeshTorusTopology::route(unsigned at, unsigned, NodeId src, NodeId dst, Rng& rng) const {
+  return route_with(at, src, dst, &rng);
 }
 
-RouteChoice MeshTorusTopology::route(unsigned at, NodeId src, NodeId dst) const {
+RouteChoice MeshTorusTopology::route_with(unsigned at, NodeId src, NodeId dst, Rng* rng) const {
   const std::uint64_t all = vcs_ == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << vcs_) - 1);
   if (adaptive_) {
     const unsigned x = coord(at, 0), y = coord(at, 1), tx = coord(dst, 0), ty = coord(dst, 1);
@@ -93,10 +93,26 @@ RouteChoice MeshTorusTopology::route(unsigned at, NodeId src, NodeId dst) const 
       plus = t > x;
     } else {
       const unsigned forward = (t + k - x) % k;
-      plus = forward <= k - forward;
+      // A tie (forward == k/2) is only possible at the first hop of the
+      // dimension; after it the way left is shorter than k/2.
+      if (forward == k - forward && torus_.random_ties && rng != nullptr) plus = rng->below(2) == 0;
+      else plus = forward <= k - forward;
     }
     RouteChoice c{1 + 2 * d + (plus ? 0u : 1u), all};
-    if (dateline_) {
+    if (dateline_ && torus_.classes == DatelineClasses::kWholeDimension) {
+      // The packet entered this dimension at the source's coordinate (lower
+      // dimensions are done, higher ones untouched). BookSim 2's rule: the
+      // upper half iff the destination's coordinate is below the entry's, in
+      // either direction. Going +, that is the packets that cross the wrap
+      // link k-1 -> 0; going -, those that do not cross 0 -> k-1. Each ring
+      // direction thus keeps its crossing and its other packets apart, which
+      // is all the dateline needs (docs/vc_router.md).
+      const unsigned s = coord(src, d);
+      const bool upper = t < s;
+      const unsigned half = vcs_ / 2;
+      const std::uint64_t lower = (std::uint64_t{1} << half) - 1;
+      c.vc_mask = upper ? (all & ~lower) : lower;
+    } else if (dateline_) {
       // The class of the next buffer: upper once this dimension's wrap link is
       // crossed, i.e. when the next coordinate has passed round the source's.
       const unsigned s = coord(src, d);

@@ -20,6 +20,12 @@
 // dimension until it crosses that dimension's wrap-around link (the dateline),
 // the upper half after it (docs/vc_router.md proves it deadlock free). Without
 // datelines every VC is allowed: the torus can deadlock.
+// BookSim 2's torus (set_torus_options, preset=booksim): a packet keeps one
+// class for a whole dimension, the upper half iff its destination coordinate
+// is below its entry coordinate (kWholeDimension: going +, the packets that
+// cross the wrap-around link; going -, those that do not); and a tie (the destination exactly k/2 away) goes + or -
+// by a coin from the router's generator (random_ties). Also deadlock free:
+// docs/vc_router.md.
 // Adaptive (2-D mesh only): west-first (Glass & Ni's turn model): a packet
 // whose destination lies west goes west first; otherwise it may take either
 // productive direction (east, north, south), whichever has a free VC first.
@@ -81,6 +87,17 @@ class VcTopology {
 
 enum class TopologyKind { kMesh, kTorus };
 
+// Which dateline class a torus packet takes in a dimension (router.dateline_classes).
+enum class DatelineClasses {
+  kAfterCrossing,   // lower until the wrap link is crossed, upper after it (icnsim's default)
+  kWholeDimension,  // one class per dimension: upper iff destination coordinate < entry coordinate (BookSim 2's)
+};
+
+struct TorusOptions {
+  DatelineClasses classes = DatelineClasses::kAfterCrossing;
+  bool random_ties = false;  // a tie (k/2 either way) goes + (false) or by a coin (true, BookSim 2)
+};
+
 class MeshTorusTopology : public VcTopology {
  public:
   MeshTorusTopology(TopologyKind kind, unsigned k, unsigned n, unsigned vcs, bool dateline, bool adaptive = false);
@@ -105,10 +122,13 @@ class MeshTorusTopology : public VcTopology {
   unsigned n() const { return n_; }
   bool dateline() const { return dateline_; }
   bool adaptive() const { return adaptive_; }
+  // Torus only (ignored on a mesh); before the first route.
+  void set_torus_options(const TorusOptions& o) { torus_ = o; }
+  const TorusOptions& torus_options() const { return torus_; }
   unsigned coord(unsigned router, unsigned dim) const;
   // The same routing without a router's context (the function uses neither
-  // the input port nor randomness).
-  RouteChoice route(unsigned at, NodeId src, NodeId dst) const;
+  // the input port nor, except for random ties, randomness; here ties go +).
+  RouteChoice route(unsigned at, NodeId src, NodeId dst) const { return route_with(at, src, dst, nullptr); }
   // "x+", "y-", "local".
   static std::string direction_name(unsigned port);
   // The port of the neighbour that faces back.
@@ -122,6 +142,8 @@ class MeshTorusTopology : public VcTopology {
   bool adaptive_;
   unsigned routers_;
   unsigned stride_[3] = {1, 1, 1};
+  TorusOptions torus_;
+  RouteChoice route_with(unsigned at, NodeId src, NodeId dst, Rng* rng) const;
 };
 
 }  // namespace icn::vc

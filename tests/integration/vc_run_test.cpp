@@ -68,6 +68,137 @@ TEST(VcRun, ZeroLoadLatencyEqualsThePipelineFormulaForEveryHopCount) {
   }
 }
 
+// An 8x8 torus: node 0 sends one packet to nodes at every (dx, dy) of the
+// ring distances 0..4, each in its own idle network. The links between
+// routers take network.channel_latency, the NICs' links network.link_latency:
+// preset=booksim on a torus gives BookSim 2's 2 and 1 (its pipeline 1,1,1,1,
+// 4-flit packets); a second run sets both, and the pipeline, by hand. Routers
+// crossed: 1 + the shorter way round in x + in y (a tie, 4 of 8, is 4 hops
+// either way, so random ties do not change it).
+TEST(VcRun, TorusZeroLoadLatencyCountsChannelsBetweenRoutersApartFromNicLinks) {
+  struct Case {
+    Pipeline p;
+    unsigned channel;
+    std::vector<std::string> keys;
+  };
+  const std::vector<Case> cases{
+      {{1, 1, 1, 1, 1, 4, 4}, 2, {"preset=booksim"}},
+      {{2, 1, 3, 1, 2, 16, 5}, 3,
+       {"router.routing_delay=2", "router.sw_alloc_delay=3", "network.link_latency=2", "network.channel_latency=3",
+        "router.buffer_depth=16", "traffic.packet_size=5"}},
+  };
+  std::vector<std::vector<std::string>> runs;
+  std::vector<unsigned> expected, routers;
+  const std::string dir = test::scratch_dir();
+  for (std::size_t ci = 0; ci < cases.size(); ++ci)
+    for (unsigned dx = 0; dx <= 4; ++dx)
+      for (unsigned dy = 0; dy <= 4; dy += 2) {
+        const std::string trace = dir + "/t" + std::to_string(ci) + "_" + std::to_string(dx) + std::to_string(dy);
+        // Destination (8 - dx, dy): x the way round through the wrap link.
+        std::ofstream(trace) << "5 0 " << ((8 - dx) % 8 + 8 * dy) << ' ' << cases[ci].p.flits << '\n';
+        std::vector<std::string> o{"network.type=vc", "network.topology=torus", "traffic.pattern=trace",
+                                   "traffic.trace_file=" + trace, "measure.cycles=40"};
+        o.insert(o.end(), cases[ci].keys.begin(), cases[ci].keys.end());
+        runs.push_back(o);
+        const unsigned r = 1 + dx + dy;
+        routers.push_back(r);
+        expected.push_back(zero_load_latency(cases[ci].p, r, cases[ci].channel));
+      }
+  const auto results = run_scenarios(runs);
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    SCOPED_TRACE("run " + std::to_string(i) + ", routers " + std::to_string(routers[i]));
+    ASSERT_EQ(results[i].problem, "");
+    const auto& r = results[i].results["result"];
+    ASSERT_EQ(r["latency"]["packet"]["count"].get<unsigned>(), 1u);
+    EXPECT_EQ(r["latency"]["packet"]["max"].get<unsigned>(), expected[i]);
+    EXPECT_EQ(r["hops"]["max"].get<unsigned>(), routers[i]);
+  }
+}
+
+// The credit loop between two routers (docs/vc_router.md: switch grant ->
+// traversal st -> link C -> buffer write -> downstream switch grant one cycle
+// later -> credit link C + credit_delay) is R = st + C + 1 + C + credit_delay
+// cycles. One long packet from node 0 to node 1 of an idle 8x8 torus, with
+// B = 4 flit buffers shorter than R, streams B flits per R cycles over the
+// channel between the two routers (the NICs' loops, with links of 1, are
+// shorter): its body takes (P - 1) R / B cycles behind the head. Under
+// preset=booksim C = 2 and credit_delay = 1 (BookSim 2's torus): R = 7; with
+// C = 3 and no credit delay by hand: R = 8.
+TEST(VcRun, OnATorusTheCreditLoopBetweenRoutersSetsTheBodyRateOfALongPacket) {
+  const unsigned P = 81, B = 4, st = 1;
+  const std::string trace = test::scratch_dir() + "/long.txt";
+  std::ofstream(trace) << "5 0 1 " << P << '\n';
+  const std::vector<std::string> common{"network.type=vc",      "network.topology=torus",
+                                        "traffic.pattern=trace", "traffic.trace_file=" + trace,
+                                        "traffic.packet_size=81", "measure.cycles=400"};
+  auto with = [&](std::vector<std::string> keys) {
+    keys.insert(keys.begin(), common.begin(), common.end());
+    return keys;
+  };
+  const std::vector<unsigned> channel{2, 3}, credit_delay{1, 0};
+  const auto results = run_scenarios({with({"preset=booksim"}),
+                                      with({"network.channel_latency=3", "router.buffer_depth=4"})});
+  for (int i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    ASSERT_EQ(results[i].problem, "");
+    const auto& lat = results[i].results["result"]["latency"];
+    const unsigned R = st + channel[i] + 1 + channel[i] + credit_delay[i];
+    EXPECT_EQ(lat["stages"]["serialization"].get<double>(), double((P - 1) * R / B));
+    // The head as on an idle network (2 routers, one channel), then the body.
+    EXPECT_EQ(lat["packet"]["max"].get<unsigned>(),
+              zero_load_latency({1, 1, 1, 1, 1, B, 1}, 2, channel[i]) + (P - 1) * R / B);
+  }
+}
+
+// Sanders & Sibeyn's chain broadcast on an 8-ring torus whose channels take 3
+// cycles (the NICs' links 1), buffers deep enough for the credit loop: the
+// single-port fabric's pipeline to a neighbour is 1 + L + 2 routers x 4
+// stages + C + L + 1 = 15 cycles, no packet waits beyond it, and the run
+// costs exactly (P - 2 + s)(t + m) as the paper's model says.
+TEST(VcRun, TheCollectiveFabricCountsChannelsBetweenRoutersApartFromNicLinks) {
+  const long P = 8, s = 10, m = 7, t = 40;
+  const auto runs = run_scenarios({{"network.type=vc", "network.topology=torus", "network.k=[8]",
+                                    "network.channel_latency=3", "router.buffer_depth=16",
+                                    "traffic.collective=broadcast", "traffic.algorithm=chain", "traffic.packets=10",
+                                    "traffic.message_units=70", "nic.startup=" + std::to_string(t)}});
+  ASSERT_EQ(runs[0].problem, "");
+  EXPECT_EQ(runs[0].results["congestion"]["pipeline_cycles"].get<long>(), 1 + 1 + 2 * 4 + 3 + 1 + 1);
+  EXPECT_EQ(runs[0].results["congestion"]["wait_cycles"].get<long>(), 0);
+  EXPECT_EQ(runs[0].results["result"]["cycles"].get<long>(), (P - 2 + s) * (t + m));
+}
+
+// What preset=booksim fills on a torus (BookSim 2's kncube and dim_order)
+// and what it leaves: the mesh keeps icnsim's own torus-free defaults, and a
+// key the scenario gives wins over the preset.
+TEST(VcRun, TheBooksimPresetFillsTheTorusKeysOnlyOnATorusAndNeverOverAGivenKey) {
+  const auto results = run_scenarios({
+      {"network.type=vc", "network.topology=torus", "preset=booksim", "traffic.injection_rate=0.01",
+       "measure.cycles=200"},
+      {"network.type=vc", "network.topology=mesh", "preset=booksim", "traffic.injection_rate=0.01",
+       "measure.cycles=200"},
+      {"network.type=vc", "network.topology=torus", "preset=booksim", "router.credit_delay=0",
+       "network.channel_latency=1", "router.torus_ties=plus", "traffic.injection_rate=0.01", "measure.cycles=200"},
+      {"network.type=vc", "network.topology=torus", "traffic.injection_rate=0.01", "measure.cycles=200"},
+  });
+  for (const auto& r : results) ASSERT_EQ(r.problem, "");
+  auto key = [&](int i, const char* section, const char* k) { return results[i].results["scenario"][section][k]; };
+  EXPECT_EQ(key(0, "network", "channel_latency"), 2);
+  EXPECT_EQ(key(0, "network", "link_latency"), 1);
+  EXPECT_EQ(key(0, "router", "credit_delay"), 1);
+  EXPECT_EQ(key(0, "router", "dateline_classes"), "whole_dimension");
+  EXPECT_EQ(key(0, "router", "torus_ties"), "random");
+  EXPECT_EQ(key(1, "network", "channel_latency"), 0);  // the mesh: as network.link_latency
+  EXPECT_EQ(key(1, "router", "credit_delay"), 0);
+  EXPECT_EQ(key(2, "network", "channel_latency"), 1);
+  EXPECT_EQ(key(2, "router", "credit_delay"), 0);
+  EXPECT_EQ(key(2, "router", "torus_ties"), "plus");
+  EXPECT_EQ(key(2, "router", "dateline_classes"), "whole_dimension");
+  EXPECT_EQ(key(3, "network", "channel_latency"), 0);  // no preset: icnsim's defaults
+  EXPECT_EQ(key(3, "router", "credit_delay"), 0);
+  EXPECT_EQ(key(3, "router", "dateline_classes"), "after_crossing");
+  EXPECT_EQ(key(3, "router", "torus_ties"), "plus");
+}
+
 TEST(VcRun, LatencyStagesOnAnIdleNetworkEachTakeTheirConfiguredDelayAndSumToTheNetworkLatency) {
   // One packet from node 0 to node 63 of an idle 8x8 mesh: 15 routers, 16 links
   // (injection, 14 between routers, ejection). Every stage is a distinct delay,
@@ -272,6 +403,29 @@ TEST(VcRun, DatelineRingCompletesAtFullLoadWithOneFlitBuffersAndLongPackets) {
   EXPECT_LT(j["result"]["throughput"]["accepted"].get<double>(), 0.5);
 }
 
+// The same stress for BookSim 2's classes (one class per dimension, chosen by
+// the coordinate order) with random ties, on the 8-ring and on an 8x8 torus:
+// a class assignment that let one class close the ring deadlocks here.
+TEST(VcRun, WholeDimensionClassesCompleteAtFullLoadWithOneFlitBuffersAndLongPackets) {
+  const std::string scenario = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/torus8_deadlock.yaml";
+  for (const char* n : {"1", "2"}) {
+    SCOPED_TRACE(n);
+    const std::string json = test::scratch_dir() + "/whole" + n + ".json";
+    const auto r = run_icnsim("run " + scenario +
+                                  " --set router.dateline=true --set router.dateline_classes=whole_dimension"
+                                  " --set router.torus_ties=random --set network.n=" + n +
+                                  " --set traffic.injection_rate=1 --set router.buffer_depth=1"
+                                  " --set traffic.packet_size=16 --set measure.cycles=3000 --json " + json,
+                              120);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::ifstream in(json);
+    const auto j = nlohmann::json::parse(in);
+    EXPECT_EQ(j["result"]["status"], "completed");
+    EXPECT_EQ(j["result"]["verified"], true);
+    EXPECT_LT(j["result"]["throughput"]["accepted"].get<double>(), 0.5);
+  }
+}
+
 namespace {
 // Every number in a results file, with its path: no sentinel (an unsigned -1,
 // or any value near 2^64) may ever reach the output.
@@ -459,6 +613,10 @@ TEST(VcRun, BadParametersAreRejectedWithOneLine) {
   test::expect_rejected(run + "--set network.topology=torus --set router.vcs=1", "router.vcs");
   test::expect_rejected(run + "--set traffic.pattern=bitrev --set network.k=5", "traffic.pattern");
   test::expect_rejected(run + "--set router.routing=adaptive --set network.topology=torus", "router.routing");
+  test::expect_rejected(run + "--set network.channel_latency=65", "network.channel_latency");
+  test::expect_rejected(run + "--set network.topology=torus --set router.dateline_classes=sideways",
+                        "router.dateline_classes");
+  test::expect_rejected(run + "--set network.topology=torus --set router.torus_ties=minus", "router.torus_ties");
   std::ofstream(dir + "/unknown.txt") << "10 0 64 4\n";
   test::expect_rejected(run + "--set traffic.pattern=trace --set traffic.trace_file=" + dir + "/unknown.txt", "unknown node");
   std::ofstream(dir + "/bad.txt") << "10 0 1 4\n12 zero 1 4\n";

@@ -21,4 +21,12 @@ inline unsigned zero_load_latency(const Pipeline& p, unsigned routers) {
   return 1 + p.link + routers * (p.rd + p.va + p.sa + p.st + p.link) + p.flits - 1;
 }
 
+// The same when the links between two routers take `channel` cycles and the
+// NICs' links p.link (network.channel_latency; BookSim 2's torus: 2 and 1):
+// of the R links after the R routers, R - 1 lead to a router, the last one is
+// the ejection link.
+inline unsigned zero_load_latency(const Pipeline& p, unsigned routers, unsigned channel) {
+  return 1 + p.link + routers * (p.rd + p.va + p.sa + p.st) + (routers - 1) * channel + p.link + p.flits - 1;
+}
+
 }  // namespace icn::test

@@ -88,6 +88,50 @@ TEST(VcRouting, DatelineSwitchesToTheUpperClassExactlyAfterTheWrapLink) {
   EXPECT_EQ(none.route(0, 0, 3).vc_mask, 0b1111u);
 }
 
+// BookSim 2's classes (router.dateline_classes=whole_dimension): on a 2-D
+// 8x8 torus with 4 VCs, every hop of dimension d carries the upper half iff
+// the destination's coordinate in d is below the source's, whatever the
+// direction; the class is fixed for the whole dimension; ejection takes any.
+// The walk (routed with a router's generator, ties random) still takes the
+// shorter way round in each dimension, and a tie goes both ways over many
+// seeds.
+TEST(VcRouting, WholeDimensionClassesFollowTheCoordinateOrderAndTiesGoBothWays) {
+  const unsigned k = 8;
+  VcTopology t(TopologyKind::kTorus, k, 2, 4, true);
+  t.set_torus_options({vc::DatelineClasses::kWholeDimension, true});
+  Rng rng(7, 3);
+  unsigned plus_ties = 0, minus_ties = 0;
+  for (unsigned src = 0; src < k * k; ++src)
+    for (unsigned dst = 0; dst < k * k; ++dst) {
+      unsigned at = src, hops = 0;
+      for (;;) {
+        const vc::RouteChoice c = t.route(at, 0, src, dst, rng);
+        if (c.port == 0) {
+          EXPECT_EQ(at, dst);
+          EXPECT_EQ(c.vc_mask, 0b1111u);
+          break;
+        }
+        const unsigned d = (c.port - 1) / 2;
+        const unsigned s_d = (d == 0 ? src % k : src / k), t_d = (d == 0 ? dst % k : dst / k);
+        EXPECT_EQ(c.vc_mask, t_d < s_d ? 0b1100u : 0b0011u) << src << "->" << dst << " hop " << hops;
+        const unsigned x = d == 0 ? at % k : at / k;
+        if (x == s_d && (t_d + k - s_d) % k == k / 2) ++(c.port % 2 == 1 ? plus_ties : minus_ties);
+        at = t.neighbor(at, c.port)->router;
+        ASSERT_LT(++hops, 2 * k);
+      }
+      // The shorter way round in each dimension: min(|dx|, k - |dx|) + the same for y.
+      auto ring = [k](unsigned a, unsigned b) { const unsigned f = (b + k - a) % k; return std::min(f, k - f); };
+      EXPECT_EQ(hops, ring(src % k, dst % k) + ring(src / k, dst / k)) << src << "->" << dst;
+    }
+  // 64 x 64 pairs, of which 2 x 64 x 8 have a tie in x or y (dx = 4: 8 per
+  // source in each dimension): a fair coin lands far from either extreme.
+  EXPECT_EQ(plus_ties + minus_ties, 2u * 64 * 8);
+  EXPECT_GT(plus_ties, 400u);
+  EXPECT_GT(minus_ties, 400u);
+  // Without a router's generator (the context-free route) a tie goes +.
+  EXPECT_EQ(t.route(0, 0, 4).port, 1u);
+}
+
 TEST(VcTraffic, PermutationPatternsMatchTheirDefinitions) {
   DestinationPattern p;
   p.nodes = 64;
