@@ -53,7 +53,6 @@ foreach(lib icnsim_crossbar icnsim_fattree_packet icnsim_fattree_bitserial_rtl i
     string(APPEND ICNSIM_PC_LIBS " ${flag}")
   endif()
 endforeach()
-set(ICNSIM_PC_CFLAGS "")
 # The prefix relative to the .pc file itself: a moved prefix (cmake --install
 # --prefix, an unpacked package) still finds its headers and libraries.
 file(RELATIVE_PATH ICNSIM_PC_UP /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)

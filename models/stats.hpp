@@ -66,6 +66,13 @@ class Histogram {
     return max_;
   }
 
+  // {mean, p50, p99, max, min, count}: a latency or hop count as the results
+  // report it (result.latency.packet and the like; to_json() adds the bins).
+  nlohmann::ordered_json summary() const {
+    return {{"mean", mean()}, {"p50", percentile(50)}, {"p99", percentile(99)},
+            {"max", max()},   {"min", min()},          {"count", count()}};
+  }
+
   // {count, min, mean, max, p50, p99, bins: [[lo, hi, count], ...]}: up to 32
   // bins of equal width over [min, max] (one bin per value when they are few).
   nlohmann::ordered_json to_json() const {

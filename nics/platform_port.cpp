@@ -122,7 +122,6 @@ void PlatformPort::deliver_loop() {
       deliver_at(*t);
       t->release();
     }
-    ++delivered_;
   }
 }
 

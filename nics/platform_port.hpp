@@ -90,11 +90,9 @@ class PlatformPort : public sc_core::sc_module {
     }
   }
   bool has_requests() const { return !requests_.empty(); }
-  const sc_core::sc_time& next_request_time() const { return requests_.front().at; }
 
   // Called by the network when a message reached this node's NIC.
   void arrived(const DeliveryExtension& what, const std::uint8_t* bytes, std::size_t length);
-  std::uint64_t delivered() const { return delivered_; }
 
  private:
   struct Arrival {
@@ -118,7 +116,6 @@ class PlatformPort : public sc_core::sc_module {
   sc_core::sc_event phase_event_;  // AT: the target's END_REQ or BEGIN_RESP came back
   tlm::tlm_phase bw_phase_ = tlm::UNINITIALIZED_PHASE;
   PayloadPool* payloads_ = nullptr;
-  std::uint64_t delivered_ = 0;
 };
 
 }  // namespace icn

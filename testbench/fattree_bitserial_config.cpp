@@ -266,8 +266,10 @@ ResourceEstimate BitSerialSetup::estimate() const {
            std::to_string(static_cast<std::uint64_t>(paths)) + " paths, " +
            std::to_string(static_cast<std::uint64_t>(messages)) + " messages";
   const double sent = pattern == "all_to_one" ? n - 1 : messages;
-  estimate_work(e, sent);
-  estimate_trace(e, sent);
+  std::string why;
+  const double delivery_cycles = delivery_cycles_estimate(why);  // for both: the pairs' load factor is not cheap
+  estimate_work(e, sent, delivery_cycles, why);
+  estimate_trace(e, sent, delivery_cycles);
   return e;
 }
 
@@ -285,7 +287,7 @@ ResourceEstimate BitSerialSetup::estimate() const {
 // other clock, valid and ack at the ends). Estimate / written VCD: 0.88 to
 // 1.46 over 13 runs (permutations, random sets, all_to_one and pairs on 8 to
 // 256 processors, constant, doubling and mixed capacities).
-void BitSerialSetup::estimate_trace(ResourceEstimate& e, double messages) const {
+void BitSerialSetup::estimate_trace(ResourceEstimate& e, double messages, double delivery_cycles_estimated) const {
   const double n = std::ldexp(1.0, static_cast<int>(height));
   // Mean turning level: a uniformly chosen other processor shares its
   // level-l subtree (and no lower one) with 2^(l-1) of the n - 1.
@@ -297,8 +299,7 @@ void BitSerialSetup::estimate_trace(ResourceEstimate& e, double messages) const 
   } else {
     for (unsigned l = 1; l <= height; ++l) turn += l * std::ldexp(1.0, static_cast<int>(l) - 1) / (n - 1);
   }
-  std::string why;
-  const double delivery_cycles = std::max(1.0, delivery_cycles_estimate(why));
+  const double delivery_cycles = std::max(1.0, delivery_cycles_estimated);
   const double length = static_cast<double>(bitserial::BitSerialFatTree::delivery_cycle_length(height));
   // Random sets: most channels carry far less than the busiest, so most
   // messages go in the first delivery cycle; about half a denial per
@@ -372,10 +373,9 @@ double BitSerialSetup::delivery_cycles_estimate(std::string& why) const {
 // evaluations: the shipped scenarios 1.17 (8_waveform), 1.40
 // (constant256_permutation), 1.39 (doubling64_random); permutations,
 // random sets, all_to_one and pairs on 16 to 1024 processors: 0.83 to 1.62.
-void BitSerialSetup::estimate_work(ResourceEstimate& e, double messages) const {
+void BitSerialSetup::estimate_work(ResourceEstimate& e, double messages, double delivery_cycles,
+                                   const std::string& why) const {
   const double n = std::ldexp(1.0, static_cast<int>(height));
-  std::string why;
-  const double delivery_cycles = delivery_cycles_estimate(why);
   const double length = static_cast<double>(bitserial::BitSerialFatTree::delivery_cycle_length(height));
   const double active = std::min(0.6 * (2 * n - 1), messages);
   e.work = active * length * delivery_cycles;

@@ -47,8 +47,9 @@ struct BitSerialSetup : ExperimentSetup {
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
   double delivery_cycles_estimate(std::string& why) const;
-  void estimate_work(ResourceEstimate& e, double messages) const;
-  void estimate_trace(ResourceEstimate& e, double messages) const;
+  // Given delivery_cycles_estimate() and its reason (computed once).
+  void estimate_work(ResourceEstimate& e, double messages, double delivery_cycles, const std::string& why) const;
+  void estimate_trace(ResourceEstimate& e, double messages, double delivery_cycles) const;
   bool follows_packets() const override { return true; }  // outputs.trace_packet: message ids of the set
   std::vector<std::string> waveform_side_files(const std::string& waveform_file) const override {
     if (!rtl_generator) return {};

@@ -214,18 +214,13 @@ Cycle OpenLoopExperiment::measured_cycles() const {
   return end > measure_start_ ? end - measure_start_ : 0;
 }
 
-nlohmann::ordered_json OpenLoopExperiment::summary(const Histogram& h) {
-  return {{"mean", h.mean()}, {"p50", h.percentile(50)}, {"p99", h.percentile(99)}, {"max", h.max()},
-          {"min", h.min()}, {"count", h.count()}};
-}
-
 void OpenLoopExperiment::write_result_fields(nlohmann::ordered_json& r) const {
   const double nodes = nodes_;
   const double cycles = double(measured_cycles());
   r["stable"] = stable();
-  r["latency"]["packet"] = summary(packet_latency_);
+  r["latency"]["packet"] = packet_latency_.summary();
   r["latency"]["packet"]["histogram"] = packet_latency_.to_json()["bins"];
-  r["latency"]["network"] = summary(network_latency_);
+  r["latency"]["network"] = network_latency_.summary();
   nlohmann::ordered_json hops = nlohmann::ordered_json::array();
   for (std::size_t h = 0; h < by_hops_.size(); ++h)
     if (by_hops_[h].count() != 0)
@@ -242,7 +237,7 @@ void OpenLoopExperiment::write_result_fields(nlohmann::ordered_json& r) const {
   }
   r["throughput"]["accepted_min"] = ratio(double(lo), cycles);
   r["throughput"]["accepted_max"] = ratio(double(hi), cycles);
-  r["hops"] = summary(hops_);
+  r["hops"] = hops_.summary();
   r["packets"] = {{"created", created_packets_}, {"delivered", ledger_.delivered},
                   {"measured", packet_latency_.count()}, {"held_at_end", pool_.live()}};
   r["phases"] = {{"warmup_end", warmup_end_}, {"measure_start", measure_start_},

@@ -119,7 +119,6 @@ class OpenLoopExperiment : public ExperimentBase {
   void restart_measurement(Cycle start);
   void maybe_finish(Cycle now);
   void finish();
-  static nlohmann::ordered_json summary(const Histogram& h);
 
   const OpenLoopWindow window_;
   MeasurementBlock block_{*this};

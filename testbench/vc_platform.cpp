@@ -33,11 +33,10 @@ class VcPlatformNetwork::Injector : public Clocked {
     const sc_core::sc_time edge = net_.period() * static_cast<double>(now);
     for (auto it = waiting_.begin(); it != waiting_.end();) {
       PlatformPort& port = *net_.ports_[*it];
-      port.take_before(edge, [&](const PlatformPort::Request& r) {
+      port.take_before(edge, [&](PlatformPort::Request& r) {
         tlm::tlm_generic_payload t;
         IcnExtension ext;
-        std::vector<std::uint8_t> bytes = r.bytes;
-        prepare_message_write(t, ext, r.dst, bytes.data(), static_cast<unsigned>(bytes.size()), r.seq, false, r.flits);
+        prepare_message_write(t, ext, r.dst, r.bytes.data(), static_cast<unsigned>(r.bytes.size()), r.seq, false, r.flits);
         t.set_extension(&ext);
         sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
         // Where the user sent it, by the id the NIC is about to give it: the
@@ -120,12 +119,8 @@ nlohmann::ordered_json VcPlatformNetwork::summary() const {
   s["messages"] = {{"injected", ledger_.injected}, {"delivered", ledger_.delivered}};
   const std::string books = ledger_.check(pool_.live());
   s["conservation"] = books.empty() ? "ok" : books;
-  auto stats = [](const Histogram& h) {
-    return nlohmann::ordered_json{{"mean", h.mean()}, {"p50", h.percentile(50)}, {"p99", h.percentile(99)},
-                                  {"max", h.max()},   {"min", h.min()},          {"count", h.count()}};
-  };
-  s["latency"]["packet"] = stats(packet_latency_);
-  s["latency"]["network"] = stats(network_latency_);
+  s["latency"]["packet"] = packet_latency_.summary();
+  s["latency"]["network"] = network_latency_.summary();
   return s;
 }
 
