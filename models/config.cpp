@@ -348,10 +348,15 @@ void Config::apply_override(const std::string& assignment) {
   const std::string text = assignment.substr(eq + 1);
   if (!dotted_words(key))
     throw ConfigError("--set '" + shown(key) + "': a key is dotted words (letters, digits, _), e.g. network.leaves");
-  const YAML::Node value = load_one_document(text, "--set " + key);
+  assign(key, load_one_document(text, "--set " + key));
+}
+
+void Config::assign(const std::string& key, const YAML::Node& value) {
+  if (!dotted_words(key))
+    throw ConfigError("key '" + shown(key) + "': a key is dotted words (letters, digits, _), e.g. network.leaves");
   erase_given(key);  // replace the key and anything nested under it
   const std::string origin = origin_;
-  origin_ = "--set " + key;
+  origin_ = "--set " + key;  // named like a --set value in errors: by its key
   flatten(value, key);
   origin_ = origin;
 }

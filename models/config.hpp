@@ -62,6 +62,9 @@ class Config {
 
   // "a.b=value"; value is read as YAML, so lists ([1,2,4]) and words both work.
   void apply_override(const std::string& assignment);
+  // The same with the value already a node (NetworkBuilder::set): checked when
+  // read, like any given value; errors name it by its key, as for --set.
+  void assign(const std::string& key, const YAML::Node& value);
 
   // Makes keys legal and gives them defaults. Re-declaring a key is allowed.
   void declare(const std::vector<ParamSpec>& specs);

@@ -23,6 +23,8 @@ std::unique_ptr<VcPlatformNetwork::Reading> VcPlatformNetwork::read(Config& cfg)
   return std::make_unique<Reading>(Reading{vc->network, p.ctx});
 }
 
+std::unique_ptr<VcPlatformNetwork::Reading> VcPlatformNetwork::read_copy(Config cfg) { return read(cfg); }
+
 // Hands the ports' requests to the NICs in the processor phase of the first
 // cycle after their time, as a processing element would; awake every cycle
 // until end_of_traffic(), since a user's thread may send at any time.
@@ -63,6 +65,9 @@ class VcPlatformNetwork::Injector : public Clocked {
 
 VcPlatformNetwork::VcPlatformNetwork(sc_core::sc_module_name name, Config& cfg, DeliveryProtocol protocol)
     : VcPlatformNetwork(name, read(cfg), protocol) {}
+
+VcPlatformNetwork::VcPlatformNetwork(sc_core::sc_module_name name, const NetworkBuilder& network, DeliveryProtocol protocol)
+    : VcPlatformNetwork(name, read_copy(network.config()), protocol) {}
 
 VcPlatformNetwork::VcPlatformNetwork(sc_core::sc_module_name name, std::unique_ptr<Reading> r, DeliveryProtocol protocol)
     : sc_core::sc_module(name), engine_("engine", r->ctx.engine), topo_(r->spec.make_topology()) {

@@ -31,6 +31,7 @@
 #include "nics/platform_port.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "routers/vc/vc_topology.hpp"
+#include "testbench/network_builder.hpp"
 
 namespace icn {
 
@@ -38,6 +39,9 @@ class VcPlatformNetwork : public sc_core::sc_module, public vc::ArrivalSink {
  public:
   // Reads and checks `cfg` (throws ConfigError naming the key); network.type must be vc.
   VcPlatformNetwork(sc_core::sc_module_name name, Config& cfg,
+                    DeliveryProtocol protocol = DeliveryProtocol::kLooselyTimed);
+  // The same from keys set in code: NetworkBuilder::vc_mesh(8, 2).preset("booksim").
+  VcPlatformNetwork(sc_core::sc_module_name name, const NetworkBuilder& network,
                     DeliveryProtocol protocol = DeliveryProtocol::kLooselyTimed);
   ~VcPlatformNetwork() override;
 
@@ -63,6 +67,7 @@ class VcPlatformNetwork : public sc_core::sc_module, public vc::ArrivalSink {
   struct Reading;
   VcPlatformNetwork(sc_core::sc_module_name name, std::unique_ptr<Reading> reading, DeliveryProtocol protocol);
   static std::unique_ptr<Reading> read(Config& cfg);
+  static std::unique_ptr<Reading> read_copy(Config cfg);
 
   CycleEngine engine_;
   PacketPool pool_;

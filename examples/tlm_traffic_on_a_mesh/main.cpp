@@ -12,8 +12,9 @@
 // own cycles come with each delivered message (icn::DeliveryExtension).
 // The schedule is written as an icnsim trace, tlm_traffic.trace, so that
 //   icnsim run tlm_traffic.yaml
-// replays it on the same network: tests/install/install_test.sh checks that
-// both report the same packet latencies.
+// replays it on the same network, given as a scenario file:
+// tests/install/install_test.sh checks that both report the same packet
+// latencies.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include <icnsim/nics/icn_extension.hpp>
+#include <icnsim/testbench/network_builder.hpp>
 #include <icnsim/testbench/vc_platform.hpp>
 
 struct Send {
@@ -85,9 +87,10 @@ SC_MODULE(Core) {
 int sc_main(int argc, char* argv[]) {
   const double rate = argc > 1 ? std::atof(argv[1]) : 0.02;
   const unsigned cycles = argc > 2 ? static_cast<unsigned>(std::atoi(argv[2])) : 2000;
+  // The network, built in code from the scenario keys (icnsim list).
+  icn::VcPlatformNetwork mesh("mesh", icn::NetworkBuilder::vc_mesh(8, 2).set("seed", 1).preset("booksim"));
+  // The same keys as a scenario file, for the replay below.
   const char* scenario = "seed: 1\nnetwork: {type: vc, topology: mesh, k: 8, n: 2}\npreset: booksim\n";
-  icn::Config cfg = icn::Config::from_text(scenario, "tlm_traffic_on_a_mesh");
-  icn::VcPlatformNetwork mesh("mesh", cfg);
   const unsigned n = mesh.nodes();
 
   std::mt19937 rng(7);  // the cores' own traffic, not icnsim's
