@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # icnsim as a library, as a user gets it (docs/library.md): installed into a
-# clean prefix, and as the Debian package cpack builds (unpacked, not
-# installed: the test must not change the machine). From outside the
+# clean prefix, and as the Debian package cpack builds (apt's install
+# simulated, then unpacked, not installed: the test must not change the
+# machine). From outside the
 # source tree, the example builds with find_package(icnsim) and with
 # pkg-config, and its results equal `icnsim run` on the same scenario and
 # seed; the installed icnsim runs a sweep with its own copy of the script.
@@ -127,6 +128,10 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for p in libsystemc-dev libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev pkg-config; do
   [[ "$depends" == *"$p"* ]] || fail "the package does not depend on $p: $depends"
 done
+# What `apt install ./icnsim_*.deb` would do on this machine, simulated (no
+# root, nothing changed): its dependencies resolve and it installs.
+apt_plan=$(apt-get install --simulate "$deb" 2>&1) || fail "apt cannot install the package: $apt_plan"
+grep -q '^Inst icnsim ' <<<"$apt_plan" || fail "apt would not install icnsim: $apt_plan"
 dpkg-deb -x "$deb" "$work/root"
 [ -x "$work/root/usr/bin/icnsim" ] || fail "the package has no /usr/bin/icnsim"
 cp -r "$source/examples/mesh_in_your_sc_main" "$work/deb_example"
