@@ -78,6 +78,8 @@ struct Delivery {
   Cycle injected = 0;        // cycle of the first link transfer
   Cycle arrived = 0;         // cycle at whose end the last link transfer completed
   std::uint16_t hops = 0;
+  std::uint32_t message = 0;  // the id the source NIC gave it (its order of injection)
+  Cycle created = 0;          // the cycle the source NIC accepted it
 };
 
 class DeliverySink {

@@ -1,4 +1,5 @@
 #include "testbench/fattree_packet_experiment.hpp"
+#include "testbench/fattree_packet_setup.hpp"
 
 #include <cmath>
 #include <memory>
@@ -51,19 +52,6 @@ std::vector<ParamSpec> traffic_params() {
   return {kCollective.spec(), kRoot.spec(), kPipelined.spec(), kSchedule.spec(), kPipelineGap.spec()};
 }
 
-struct FatTreeSetup : ExperimentSetup {
-  unsigned height = 0;
-  std::vector<unsigned> capacities;
-  std::string capacity_label;
-  unsigned link_latency = 1;
-  std::vector<FatTreeLinkAddress> failed_links;  // parsed once (models/link_address.hpp)
-  EjectionSwap swap;
-  fattree::CollectiveOptions collective;
-
-  std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
-  ResourceEstimate estimate() const override;
-  bool follows_packets() const override { return true; }  // outputs.trace_packet
-};
 
 std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
   auto setup = std::make_unique<FatTreeSetup>();
@@ -259,6 +247,8 @@ class FatTreePacketExperiment : public CollectiveExperiment {
   std::vector<std::unique_ptr<ProcessingElement>> pes_;
 };
 
+}  // namespace
+
 // The resource guard's estimate. Calibrated with /usr/bin/time -v peak RSS
 // (release build): about 8 KB per leaf for a broadcast (16384 leaves: 134 MB),
 // 12 KB more per leaf when every leaf sends to every leaf (queues fill: total
@@ -322,8 +312,6 @@ ResourceEstimate FatTreeSetup::estimate() const {
 std::unique_ptr<Experiment> FatTreeSetup::elaborate(const std::string& name, const RunContext& ctx) {
   return std::make_unique<FatTreePacketExperiment>(name.c_str(), *this, ctx);
 }
-
-}  // namespace
 
 NetworkKind fattree_packet_kind() {
   return {"fattree_packet", "packet-switched binary fat tree, multiport routers (Dimakopoulos & Dimopoulos)",

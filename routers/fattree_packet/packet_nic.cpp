@@ -44,6 +44,7 @@ void PacketNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
   ledger_.deliveries_expected += broadcast ? params_.broadcast_fanout : 1;
   if (to_network_->failed()) ++failed_requests_;
   const Cycle now = engine()->now();
+  p.created = now;
   injection_.push(id, now);
   if (follower_ != nullptr) follower_->accepted(p, to_network_, now);
   engine()->wake(*this, now);
@@ -63,6 +64,8 @@ Cycle PacketNic::tick(Cycle now) {
     d.injected = p.injected;
     d.arrived = now - 1;
     d.hops = p.hops;
+    d.message = p.message;
+    d.created = p.created;
     ++delivered_;
     ++ledger_.delivered;
     if (follower_ != nullptr) follower_->ejected(p, params_.node, d.arrived);
