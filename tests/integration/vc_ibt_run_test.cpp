@@ -162,7 +162,7 @@ TEST(VcIbtRun, BadParametersAreRefusedWithOneLine) {
   test::expect_rejected(run + "--set network.bypass=[4]", "network.bypass");       // 2b = 0 mod k
   test::expect_rejected(run + "--set network.bypass=[3]", "not a multiple of d*k");
   test::expect_rejected(run + "--set network.bypass=[8]", "1..n-1");
-  test::expect_rejected(run + "--set network.k=9", "network.k");                   // d*k = 2 does not divide 9
+  test::expect_rejected(run + "--set network.k=9", "network.k = 9: iBT");          // d*k = 2 does not divide 9: named by the VC key
   test::expect_rejected(run + "--set network.bypass=[]", "at least one bypass length");
   test::expect_rejected(run + "--set network.n=1 --set network.bypass=[3,3]", "listed twice");
   test::expect_rejected(run + "--set network.bypass=two", "network.bypass");
