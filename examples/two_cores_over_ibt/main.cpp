@@ -47,7 +47,7 @@ SC_MODULE(Core) {
   std::function<void()> done;
   Pool pool;
   sc_core::sc_event got_message, got_response;
-  unsigned received = 0;
+  unsigned received = 0;  // messages so far
   icn::DeliveryExtension last;  // the last message received, as the network delivered it
   unsigned long sent_cycle = 0;  // the cycle this core's last message was created in
   Core* other = nullptr;         // the peer core (to check what it sent)
@@ -145,13 +145,8 @@ int sc_main(int argc, char* argv[]) {
     if (n != 0 && n != 27) nobody.out.bind(ibt.port(n).inject), ibt.port(n).deliver.bind(nobody.in);
   unsigned running = 2;
   for (auto [core, other, node, peer] : {std::tuple{&a, &b, 0u, 27u}, std::tuple{&b, &a, 27u, 0u}}) {
-    core->node = node;
-    core->peer = peer;
-    core->other = other;
-    core->ping = core == &a;
-    core->rounds = rounds;
-    core->period = ibt.period();
-    core->trace = &trace;
+    core->node = node, core->peer = peer, core->other = other, core->ping = core == &a;
+    core->rounds = rounds, core->period = ibt.period(), core->trace = &trace;
     core->done = [&] { if (--running == 0) ibt.end_of_traffic(); };
     core->out.bind(ibt.port(node).inject);
     ibt.port(node).deliver.bind(core->in);
@@ -163,7 +158,7 @@ int sc_main(int argc, char* argv[]) {
   std::ofstream("two_cores.json") << ibt.summary().dump(2) << "\n";
   std::cout << "iBT(8^2; <2>), " << a.received + b.received << " messages: round trip mean "
             << double(a.round_trips) / rounds << " cycles\n";
-  std::cout.flush();
+  std::cout.flush();  // std::_Exit below does not flush
   const std::string problem = ibt.problem();
   if (!problem.empty()) std::cerr << "two_cores_over_ibt: " << problem << "\n";
   std::_Exit(problem.empty() && a.received == rounds && b.received == rounds ? 0 : 1);
