@@ -46,8 +46,8 @@ install(FILES ${PROJECT_BINARY_DIR}/icnsimConfig.cmake ${PROJECT_BINARY_DIR}/icn
 
 # pkg-config: the libraries after the testbench in link order.
 set(ICNSIM_PC_LIBS "")
-foreach(lib icnsim_crossbar icnsim_fattree_packet icnsim_fattree_bitserial_rtl icnsim_fattree_bitserial icnsim_ibt
-            icnsim_hpam icnsim_vc icnsim_rtl_route_stream icnsim_nics icnsim_models icnsim_fst)
+foreach(lib icnsim_crossbar icnsim_fattree_packet icnsim_fattree_bitserial_rtl icnsim_fattree_bitserial icnsim_hpam
+            icnsim_vc icnsim_ibt icnsim_rtl_route_stream icnsim_nics icnsim_models icnsim_fst)  # vc needs ibt (IbtTopology)
   if(lib IN_LIST icnsim_installed_libraries)
     string(REPLACE "icnsim_" "-licnsim_" flag ${lib})
     string(APPEND ICNSIM_PC_LIBS " ${flag}")

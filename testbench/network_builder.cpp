@@ -44,6 +44,10 @@ NetworkBuilder NetworkBuilder::vc_fattree(std::int64_t leaves) {
   return of_type("vc").set("network.topology", "fattree").set("network.leaves", leaves);
 }
 
+NetworkBuilder NetworkBuilder::vc_ibt(std::int64_t k, std::int64_t n, const std::vector<std::int64_t>& bypass) {
+  return of_type("vc").set("network.topology", "ibt").set("network.k", k).set("network.n", n).set("network.bypass", bypass);
+}
+
 NetworkBuilder NetworkBuilder::fattree_packet(std::int64_t leaves) {
   return of_type("fattree_packet").set("network.leaves", leaves);
 }

@@ -38,6 +38,8 @@ class NetworkBuilder {
   static NetworkBuilder vc_mesh(std::int64_t k, std::int64_t n = 2);
   static NetworkBuilder vc_torus(std::int64_t k, std::int64_t n = 2);
   static NetworkBuilder vc_fattree(std::int64_t leaves);
+  // The interlaced bypass torus with unicast routing (network.topology=ibt).
+  static NetworkBuilder vc_ibt(std::int64_t k, std::int64_t n, const std::vector<std::int64_t>& bypass);
   // network.type=fattree_packet (Dimakopoulos & Dimopoulos).
   static NetworkBuilder fattree_packet(std::int64_t leaves);
   // network.type=fattree_bitserial (Ishii).

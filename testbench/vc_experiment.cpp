@@ -8,6 +8,7 @@
 #include "models/wiring_fault.hpp"
 #include "models/fat_tree.hpp"
 #include "routers/vc/fattree_topology.hpp"
+#include "routers/vc/ibt_vc_topology.hpp"
 #include "routers/vc/vc_link_address.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "routers/vc/vc_router.hpp"
@@ -28,12 +29,12 @@ using vc::TopologyKind;
 const ChoiceParam kPreset{"preset", "none", {"none", "booksim"},
                           "booksim: every key below that the scenario does not give takes BookSim 2's default "
                           "(iq router, docs/vc_router.md)"};
-const ChoiceParam kTopology{"network.topology", "mesh", {"mesh", "torus", "fattree"},
-                            "k-ary n-dimensional mesh or torus, or the binary fat tree"};
+const ChoiceParam kTopology{"network.topology", "mesh", {"mesh", "torus", "ibt", "fattree"},
+                            "k-ary n-dimensional mesh, torus or interlaced bypass torus (iBT), or the binary fat tree"};
 const IntParam kK{"network.k", 8, 2, 256,
-                  "mesh/torus: routers per dimension (a list: per dimension, x first; network.n is its length)", "",
-                  "2..256, or with traffic.collective a list of sides [k0, k1, ...]", "network.topology=mesh or torus"};
-const IntParam kN{"network.n", 2, 1, 3, "mesh/torus: dimensions", "", "", "network.topology=mesh or torus"};
+                  "mesh/torus/ibt: routers per dimension (a list: per dimension, x first; network.n is its length)", "",
+                  "2..256, or with traffic.collective a list of sides [k0, k1, ...]", "network.topology=mesh, torus or ibt"};
+const IntParam kN{"network.n", 2, 1, 3, "mesh/torus/ibt: dimensions", "", "", "network.topology=mesh, torus or ibt"};
 const IntParam kLeaves{"network.leaves", 16, 2, 65536, "fattree: processing nodes n at the leaves", "",
                        "2..65536, a power of two", "network.topology=fattree"};
 const RawParam kCapacities{"network.capacities", "cbft", "cbft|ebft|[c1,...,c_log n], non-decreasing, c1 = 1",
@@ -54,8 +55,8 @@ const IntParam kBufferDepth{"router.buffer_depth", 4, 1, 1024, "flits of buffer 
 const ChoiceParam kRouting{"router.routing", "dor", {"dor", "adaptive"},
                            "dor: dimension order (datelines on the torus; up*/down* on the fat tree); adaptive: "
                            "west-first, 2-D mesh only"};
-const BoolParam kDateline{"router.dateline", true, "torus: split the VCs into dateline classes (false can deadlock)",
-                          "network.topology=torus"};
+const BoolParam kDateline{"router.dateline", true, "torus/ibt: split the VCs into dateline classes (false can deadlock)",
+                          "network.topology=torus or ibt"};
 const ChoiceParam kDatelineClasses{"router.dateline_classes", "after_crossing", {"after_crossing", "whole_dimension"},
                                    "torus: after_crossing: the lower half of the VCs until the dimension's wrap link "
                                    "is crossed, the upper half after; whole_dimension (BookSim 2): one half for the "
@@ -80,6 +81,7 @@ std::vector<ParamSpec> network_params() {
       kTopology.spec(),
       kK.spec(),
       kN.spec(),
+      vc_bypass_param(),
       kLeaves.spec(),
       kCapacities.spec(),
       kLinkLatency.spec(),
@@ -214,7 +216,7 @@ void read_failed_links(Config& cfg, VcNetworkSpec& s) {
                                     s.fattree ? "' is not a link of this network (nic<k>.up, r<l>_<j>.up, "
                                                 "r<l>_<j>.down0|down1; with several links up<i>, down<s>_<i>)"
                                               : "' is not a link of this network (nic<k>.up, or r<coordinates>.<port> "
-                                                "with port local|x+|x-|y+|y-|z+|z- where a link exists)");
+                                                "with port local|x+|x-|y+|y-|z+|z- (ibt: also b+|b-) where a link exists)");
 }
 
 // network.k and network.n of a mesh or torus (k may be a list of sides with
@@ -249,16 +251,15 @@ void read_router(Config& cfg, VcNetworkSpec& s, unsigned max_ports) {
                  std::to_string(max_ports) + " ports, " + std::to_string(r.vcs) + " VCs)");
   r.buffer_depth = static_cast<unsigned>(kBufferDepth.read(cfg));
   s.adaptive = kRouting.read(cfg) == "adaptive";
-  if (s.adaptive && (s.fattree || s.topology != TopologyKind::kMesh || s.n != 2))
+  if (s.adaptive && (s.fattree || s.ibt || s.topology != TopologyKind::kMesh || s.n != 2))
     cfg.fail("router.routing", "adaptive (west-first) needs network.topology=mesh and network.n=2; use dor");
+  s.dateline = (s.torus() || s.ibt) && kDateline.read(cfg);
+  if (s.dateline && r.vcs < 2)
+    cfg.fail("router.vcs", std::string(s.ibt ? "the iBT" : "the torus") + " with datelines needs at least 2 VCs (or router.dateline=false)");
   if (s.torus()) {
-    s.dateline = kDateline.read(cfg);
-    if (s.dateline && r.vcs < 2) cfg.fail("router.vcs", "the torus with datelines needs at least 2 VCs (or router.dateline=false)");
     s.torus_options.classes = kDatelineClasses.read(cfg) == "whole_dimension" ? vc::DatelineClasses::kWholeDimension
                                                                               : vc::DatelineClasses::kAfterCrossing;
     s.torus_options.random_ties = kTorusTies.read(cfg) == "random";
-  } else {
-    s.dateline = false;
   }
 }
 
@@ -268,6 +269,7 @@ VcNetworkSpec read_network(Config& cfg, bool collective) {
   const std::string topology = kTopology.read(cfg);
   s.topology = topology == "torus" ? TopologyKind::kTorus : TopologyKind::kMesh;
   s.fattree = topology == "fattree";
+  s.ibt = topology == "ibt";
   double routers = 0;
   unsigned max_ports = 0;
   if (s.fattree) {
@@ -283,6 +285,7 @@ VcNetworkSpec read_network(Config& cfg, bool collective) {
     for (unsigned side : s.sides) routers *= side;
     if (routers > (1 << 20)) cfg.fail("network.k", "k^n must be at most 1048576 routers");
     max_ports = 2 * s.n + 1;
+    if (s.ibt) read_vc_ibt(cfg, s, collective), max_ports += 2;  // the two bypass ports
   }
   s.nodes = static_cast<unsigned>(routers);
   s.net.link_latency = static_cast<unsigned>(kLinkLatency.read(cfg));
@@ -326,6 +329,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
 
 std::unique_ptr<vc::VcTopology> VcNetworkSpec::make_topology() const {
   if (fattree) return std::make_unique<vc::FatTreeTopology>(height, capacities, net.router.vcs);
+  if (ibt) return std::make_unique<vc::IbtVcTopology>(k, n, bypass, net.router.vcs, dateline);
   auto t = std::make_unique<vc::MeshTorusTopology>(topology, sides, net.router.vcs, dateline, adaptive);
   t->set_torus_options(torus_options);
   return t;

@@ -1,4 +1,4 @@
-// VcPlatformNetwork: icnsim's virtual-channel network (mesh, torus, fat tree)
+// VcPlatformNetwork: icnsim's virtual-channel network (mesh, torus, iBT, fat tree)
 // as a component of a user's own SystemC/TLM-2.0 platform (docs/library.md).
 //
 // Built from the same keys as `icnsim run` (network.*, router.*, preset,

@@ -22,8 +22,10 @@ struct VcNetworkSpec {
   bool fattree = false;
   unsigned height = 0;               // fat tree: log2 leaves
   std::vector<unsigned> capacities;  // fat tree: c_1..c_h
+  bool ibt = false;                  // network.topology=ibt: the interlaced bypass torus (k^n, bypass)
   unsigned k = 8, n = 2;
-  std::vector<unsigned> sides;       // mesh/torus: routers per dimension (k, n times, unless given as a list)
+  std::vector<unsigned> sides;       // mesh/torus/ibt: routers per dimension (k, n times, unless given as a list)
+  std::vector<unsigned> bypass;      // ibt: network.bypass, b_1..b_k
   bool dateline = true;
   bool adaptive = false;
   vc::TorusOptions torus_options;    // router.dateline_classes, router.torus_ties
@@ -45,6 +47,11 @@ struct VcNetworkSpec {
   // Each failed link and the packets routed to it (the `failed_links` section).
   nlohmann::ordered_json failed_links_json(const vc::VcNetwork& network) const;
 };
+
+// network.topology=ibt (testbench/vc_ibt.cpp): network.bypass, checked with
+// network.k and network.n by IbtTopology's rules; the key, for `icnsim list`.
+void read_vc_ibt(Config& cfg, VcNetworkSpec& s, bool collective);
+ParamSpec vc_bypass_param();
 
 // Open-loop synthetic traffic on the network.
 struct VcSyntheticSetup : ExperimentSetup {

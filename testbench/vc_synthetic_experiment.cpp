@@ -320,7 +320,7 @@ ResourceEstimate VcSyntheticSetup::estimate() const {
   const VcNetworkSpec& s = network;
   const OpenLoopPhases::Params& phases = window.phases;
   const double nodes = std::pow(static_cast<double>(s.k), static_cast<double>(s.n));
-  double ports = 2.0 * s.n + 1;
+  double ports = 2.0 * s.n + (s.ibt ? 3 : 1);
   if (s.fattree) {  // n - 1 routers: per node, the mean of 2 c_l + c_(l+1) over the routers
     double total = 0;
     for (unsigned l = 1; l <= s.height; ++l)
@@ -365,7 +365,7 @@ ResourceEstimate VcSyntheticSetup::estimate() const {
   } else {
     for (unsigned d = 0; d < s.n; ++d) {
       const double k = d < s.sides.size() ? s.sides[d] : s.k;
-      hops += s.torus() ? (static_cast<unsigned>(k) % 2 == 0 ? k / 4 : (k * k - 1) / (4 * k)) : (k * k - 1) / (3 * k);
+      hops += s.torus() || s.ibt ? (static_cast<unsigned>(k) % 2 == 0 ? k / 4 : (k * k - 1) / (4 * k)) : (k * k - 1) / (3 * k);
     }
   }
   double flits = 0;

@@ -75,6 +75,53 @@ for k in ("count", "min", "max", "p50", "p99"):
 assert mine["conservation"] == "ok" and mine["status"] == "completed", mine
 PY
 
+# Two cores of the example's own over an iBT, approximately timed both ways,
+# built against $2 (a prefix or the unpacked package): the example checks
+# each message against its DeliveryExtension; here every latency is the
+# zero-load formula (docs/vc_router.md, all delays 1: 5 R + P + 1) over the
+# routers R of the route worked out from coordinates below, each round trip
+# is the two latencies plus the two clock edges, and icnsim run's replay of
+# the trace it wrote gives the same latencies.
+check_two_cores() {
+  local dir=$1 prefix=$2
+  cp -r "$source/examples/two_cores_over_ibt" "$dir"
+  cmake -S "$dir" -B "$dir/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  cmake --build "$dir/build" >/dev/null
+  (cd "$dir" && build/two_cores_over_ibt 12 >out.txt) || fail "the iBT example failed: $(cat "$dir/out.txt")"
+  (cd "$dir" && "$work/prefix/bin/icnsim" run two_cores.yaml --quiet --json icnsim.json) \
+    || fail "icnsim run on the iBT example's trace failed"
+  python3 - "$dir" <<'PY' || fail "the iBT example's latencies or routes are wrong ($dir)"
+import json, os, re, sys
+d = sys.argv[1]
+def routers(src, dst, k=8, n=2, b=(2,)):  # iBT(8^2; <2>): dimension order, greedy non-overshooting bypass
+    c = [src // k**i % k for i in range(n)]; t = [dst // k**i % k for i in range(n)]; hops = 0
+    for i in range(n):
+        fw = (t[i] - c[i]) % k; plus = fw <= k - fw; left = fw if plus else k - fw
+        while left > 0:
+            cls = sum(c) % (n * len(b)); step = b[cls // n] if cls % n == i and b[cls // n] <= left else 1
+            c[i] = (c[i] + (step if plus else -step)) % k; left -= step; hops += 1
+    return hops + 1
+rounds = re.findall(r"round (\d+): 0 -> 27 (\d+) cycles over (\d+) routers, 27 -> 0 (\d+) cycles over (\d+) routers, "
+                    r"round trip (\d+) cycles", open(os.path.join(d, "out.txt")).read())
+assert len(rounds) == 12, rounds
+lat = []
+for r, l1, h1, l2, h2, rtt in (map(int, x) for x in rounds):
+    assert (h1, h2) == (routers(0, 27), routers(27, 0)), (r, h1, h2)
+    assert l1 == 5 * h1 + (1 + r % 4) + 1 and l2 == 5 * h2 + 4 + 1, (r, l1, l2)
+    assert rtt == l1 + l2 + 2, (r, rtt)
+    lat += [l1, l2]
+mine = json.load(open(os.path.join(d, "two_cores.json")))
+run = json.load(open(os.path.join(d, "icnsim.json")))["result"]
+assert mine["status"] == "completed" and mine["conservation"] == "ok" and mine["messages"]["delivered"] == 24, mine
+packet = run["latency"]["packet"]
+assert run["packets"]["measured"] == 24 and packet["count"] == 24, run["packets"]
+assert (min(lat), max(lat)) == (packet["min"], packet["max"]) and abs(sum(lat) / 24 - packet["mean"]) < 1e-9, packet
+for k in ("count", "min", "max", "p50", "p99"):
+    assert mine["latency"]["packet"][k] == packet[k], (k, mine["latency"]["packet"], packet)
+PY
+}
+check_two_cores "$work/ibt_example" "$work/prefix"
+
 # A Verilog block of the example's own, verilated by its CMake, drives the
 # network: what it sent is what an independent model of its LFSR offers, and
 # its latencies are icnsim run's on the schedule.
@@ -138,4 +185,5 @@ cp -r "$source/examples/mesh_in_your_sc_main" "$work/deb_example"
 cmake -S "$work/deb_example" -B "$work/deb_example/build" -DCMAKE_PREFIX_PATH="$work/root/usr" >/dev/null
 cmake --build "$work/deb_example/build" >/dev/null
 check_example "$work/deb_example" "$work/deb_example/build/mesh_in_your_sc_main"
-echo "install_test: the prefix, pkg-config, the sweep and the Debian package all work"
+check_two_cores "$work/deb_ibt_example" "$work/root/usr"
+echo "install_test: the prefix, pkg-config, the sweep, the iBT cores and the Debian package all work"
