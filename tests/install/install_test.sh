@@ -49,14 +49,16 @@ check_example "$work/cmake_example" "$work/cmake_example/build/mesh_in_your_sc_m
 
 # The user's own TLM cores around the platform network: the latencies they
 # measure equal icnsim run's replay of their schedule (the trace they wrote).
-cp -r "$source/examples/tlm_traffic_on_a_mesh" "$work/tlm_example"
-cmake -S "$work/tlm_example" -B "$work/tlm_example/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
-cmake --build "$work/tlm_example/build" >/dev/null
-(cd "$work/tlm_example" && build/tlm_traffic_on_a_mesh 0.02 1500 >out.txt) \
-  || fail "the TLM example failed: $(cat "$work/tlm_example/out.txt")"
-(cd "$work/tlm_example" && "$work/prefix/bin/icnsim" run tlm_traffic.yaml --quiet --json icnsim.json) \
-  || fail "icnsim run on the TLM example's trace failed"
-python3 - "$work/tlm_example" <<'PY' || fail "the TLM cores' latencies differ from icnsim run's replay"
+# Built against $2 (a prefix or the unpacked package).
+check_tlm() {
+  local dir=$1 prefix=$2
+  cp -r "$source/examples/tlm_traffic_on_a_mesh" "$dir"
+  cmake -S "$dir" -B "$dir/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  cmake --build "$dir/build" >/dev/null
+  (cd "$dir" && build/tlm_traffic_on_a_mesh 0.02 1500 >out.txt) || fail "the TLM example failed: $(cat "$dir/out.txt")"
+  (cd "$dir" && "$work/prefix/bin/icnsim" run tlm_traffic.yaml --quiet --json icnsim.json) \
+    || fail "icnsim run on the TLM example's trace failed"
+  python3 - "$dir" <<'PY' || fail "the TLM cores' latencies differ from icnsim run's replay ($dir)"
 import json, os, re, sys
 d = sys.argv[1]
 mine = json.load(open(os.path.join(d, "tlm_traffic.json")))
@@ -74,6 +76,8 @@ for k in ("count", "min", "max", "p50", "p99"):
     assert mine["latency"]["network"][k] == run["latency"]["network"][k], (k, mine["latency"]["network"])
 assert mine["conservation"] == "ok" and mine["status"] == "completed", mine
 PY
+}
+check_tlm "$work/tlm_example" "$work/prefix"
 
 # Two cores of the example's own over an iBT, approximately timed both ways,
 # built against $2 (a prefix or the unpacked package): the example checks
@@ -125,14 +129,15 @@ check_two_cores "$work/ibt_example" "$work/prefix"
 # A Verilog block of the example's own, verilated by its CMake, drives the
 # network: what it sent is what an independent model of its LFSR offers, and
 # its latencies are icnsim run's on the schedule.
-cp -r "$source/examples/verilog_traffic_source" "$work/verilog_example"
-cmake -S "$work/verilog_example" -B "$work/verilog_example/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
-cmake --build "$work/verilog_example/build" >/dev/null
-(cd "$work/verilog_example" && build/verilog_traffic_source 1200 >out.txt) \
-  || fail "the Verilog example failed: $(cat "$work/verilog_example/out.txt")"
-(cd "$work/verilog_example" && "$work/prefix/bin/icnsim" run verilog_traffic.yaml --quiet --json icnsim.json) \
-  || fail "icnsim run on the Verilog example's trace failed"
-python3 - "$work/verilog_example" 1200 <<'PY' || fail "the Verilog example's traffic or latencies are wrong"
+check_verilog() {
+  local dir=$1 prefix=$2
+  cp -r "$source/examples/verilog_traffic_source" "$dir"
+  cmake -S "$dir" -B "$dir/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  cmake --build "$dir/build" >/dev/null
+  (cd "$dir" && build/verilog_traffic_source 1200 >out.txt) || fail "the Verilog example failed: $(cat "$dir/out.txt")"
+  (cd "$dir" && "$work/prefix/bin/icnsim" run verilog_traffic.yaml --quiet --json icnsim.json) \
+    || fail "icnsim run on the Verilog example's trace failed"
+  python3 - "$dir" 1200 <<'PY' || fail "the Verilog example's traffic or latencies are wrong ($dir)"
 import json, os, sys
 d, cycles = sys.argv[1], int(sys.argv[2])
 want = set()
@@ -150,6 +155,8 @@ packet = json.load(open(os.path.join(d, "icnsim.json")))["result"]["latency"]["p
 assert mine["latency"]["packet"] == {k: packet[k] for k in mine["latency"]["packet"]}, (mine, packet)
 assert mine["messages"]["delivered"] == len(want) > 1000 and mine["conservation"] == "ok", mine
 PY
+}
+check_verilog "$work/verilog_example" "$work/prefix"
 
 # pkg-config, as a Makefile would use it.
 mkdir "$work/pc_example"
@@ -186,4 +193,6 @@ cmake -S "$work/deb_example" -B "$work/deb_example/build" -DCMAKE_PREFIX_PATH="$
 cmake --build "$work/deb_example/build" >/dev/null
 check_example "$work/deb_example" "$work/deb_example/build/mesh_in_your_sc_main"
 check_two_cores "$work/deb_ibt_example" "$work/root/usr"
+check_tlm "$work/deb_tlm_example" "$work/root/usr"
+check_verilog "$work/deb_verilog_example" "$work/root/usr"
 echo "install_test: the prefix, pkg-config, the sweep, the iBT cores and the Debian package all work"
