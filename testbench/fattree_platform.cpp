@@ -2,32 +2,19 @@
 
 #include <stdexcept>
 
-#include "testbench/driver.hpp"
-#include "testbench/fattree_packet_setup.hpp"
 
 namespace icn {
 
-struct FatTreePlatformNetwork::Reading {
-  FatTreeSetup setup;
-  RunContext ctx;
-};
-
-std::unique_ptr<FatTreePlatformNetwork::Reading> FatTreePlatformNetwork::read(Config& cfg) {
-  Prepared p = prepare(cfg);
-  const auto* tree = dynamic_cast<const FatTreeSetup*>(p.setup.get());
-  if (tree == nullptr)
-    throw ConfigError("network.type: this platform network is the packet fat tree's (network.type=fattree_packet)");
-  return std::make_unique<Reading>(Reading{*tree, p.ctx});
-}
-
-std::unique_ptr<FatTreePlatformNetwork::Reading> FatTreePlatformNetwork::read_copy(Config cfg) { return read(cfg); }
+namespace {
+const char* const kNotFatTree = "network.type: this platform network is the packet fat tree's (network.type=fattree_packet)";
+}  // namespace
 
 FatTreePlatformNetwork::FatTreePlatformNetwork(sc_core::sc_module_name name, Config& cfg, DeliveryProtocol protocol)
-    : FatTreePlatformNetwork(name, read(cfg), protocol) {}
+    : FatTreePlatformNetwork(name, Reading::read(cfg, kNotFatTree), protocol) {}
 
 FatTreePlatformNetwork::FatTreePlatformNetwork(sc_core::sc_module_name name, const NetworkBuilder& network,
                                                DeliveryProtocol protocol)
-    : FatTreePlatformNetwork(name, read_copy(network.config()), protocol) {}
+    : FatTreePlatformNetwork(name, Reading::read_copy(network.config(), kNotFatTree), protocol) {}
 
 FatTreePlatformNetwork::FatTreePlatformNetwork(sc_core::sc_module_name name, std::unique_ptr<Reading> r,
                                                DeliveryProtocol protocol)

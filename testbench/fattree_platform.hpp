@@ -15,6 +15,7 @@
 #include "models/fat_tree.hpp"
 #include "nics/icn_extension.hpp"
 #include "routers/fattree_packet/fat_tree_network.hpp"
+#include "testbench/fattree_packet_setup.hpp"
 #include "testbench/network_builder.hpp"
 #include "testbench/platform_network.hpp"
 
@@ -33,10 +34,8 @@ class FatTreePlatformNetwork : public PlatformNetwork, public DeliverySink {
   void deliver(const Delivery& d) override;
 
  private:
-  struct Reading;
+  using Reading = PlatformReading<FatTreeSetup>;
   FatTreePlatformNetwork(sc_core::sc_module_name name, std::unique_ptr<Reading> reading, DeliveryProtocol protocol);
-  static std::unique_ptr<Reading> read(Config& cfg);
-  static std::unique_ptr<Reading> read_copy(Config cfg);
 
   std::unique_ptr<FatTreeShape> shape_;
   std::unique_ptr<fattree::FatTreeNetwork> network_;

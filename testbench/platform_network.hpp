@@ -23,13 +23,33 @@
 #include <string>
 #include <vector>
 
+#include "models/config.hpp"
 #include "models/engine.hpp"
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
 #include "models/stats.hpp"
 #include "nics/platform_port.hpp"
+#include "testbench/driver.hpp"
 
 namespace icn {
+
+// A family's setup and the run's context, read from `cfg` exactly as
+// `icnsim run` reads them (ConfigError names a bad key); `refusal` is the
+// error when the keys describe another family or traffic.
+template <typename Setup>
+struct PlatformReading {
+  Setup setup;
+  RunContext ctx;
+
+  static std::unique_ptr<PlatformReading> read(Config& cfg, const std::string& refusal) {
+    Prepared p = prepare(cfg);
+    const auto* setup = dynamic_cast<const Setup*>(p.setup.get());
+    if (setup == nullptr) throw ConfigError(refusal);
+    return std::make_unique<PlatformReading>(PlatformReading{*setup, p.ctx});
+  }
+  // The same on a copy (a NetworkBuilder's keys stay as they were).
+  static std::unique_ptr<PlatformReading> read_copy(Config cfg, const std::string& refusal) { return read(cfg, refusal); }
+};
 
 class PlatformNetwork : public sc_core::sc_module {
  public:

@@ -1,39 +1,23 @@
 #include "testbench/vc_platform.hpp"
 
-#include "testbench/driver.hpp"
-#include "testbench/vc_setup.hpp"
-
 namespace icn {
 
-// The VC family's network as the scenario keys give it (the same reading
-// and checks as `icnsim run`), and the engine options and seed of run.*.
-struct VcPlatformNetwork::Reading {
-  VcNetworkSpec spec;
-  RunContext ctx;
-};
-
-std::unique_ptr<VcPlatformNetwork::Reading> VcPlatformNetwork::read(Config& cfg) {
-  Prepared p = prepare(cfg);
-  const auto* vc = dynamic_cast<const VcSyntheticSetup*>(p.setup.get());
-  if (vc == nullptr)
-    throw ConfigError("network.type: the platform network is the vc family's (network.type=vc, without traffic.collective)");
-  return std::make_unique<Reading>(Reading{vc->network, p.ctx});
-}
-
-std::unique_ptr<VcPlatformNetwork::Reading> VcPlatformNetwork::read_copy(Config cfg) { return read(cfg); }
+namespace {
+const char* const kNotVc = "network.type: the platform network is the vc family's (network.type=vc, without traffic.collective)";
+}  // namespace
 
 VcPlatformNetwork::VcPlatformNetwork(sc_core::sc_module_name name, Config& cfg, DeliveryProtocol protocol)
-    : VcPlatformNetwork(name, read(cfg), protocol) {}
+    : VcPlatformNetwork(name, Reading::read(cfg, kNotVc), protocol) {}
 
 VcPlatformNetwork::VcPlatformNetwork(sc_core::sc_module_name name, const NetworkBuilder& network, DeliveryProtocol protocol)
-    : VcPlatformNetwork(name, read_copy(network.config()), protocol) {}
+    : VcPlatformNetwork(name, Reading::read_copy(network.config(), kNotVc), protocol) {}
 
 VcPlatformNetwork::VcPlatformNetwork(sc_core::sc_module_name name, std::unique_ptr<Reading> r, DeliveryProtocol protocol)
-    : PlatformNetwork(name, r->ctx.engine), topo_(r->spec.make_topology()) {
-  network_ = std::make_unique<vc::VcNetwork>("net", *topo_, r->spec.seeded(r->ctx.seed), engine(), pool(), ledger());
-  r->spec.fail_links(*network_);
+    : PlatformNetwork(name, r->ctx.engine), topo_(r->setup.network.make_topology()) {
+  network_ = std::make_unique<vc::VcNetwork>("net", *topo_, r->setup.network.seeded(r->ctx.seed), engine(), pool(), ledger());
+  r->setup.network.fail_links(*network_);
   const NodeId n_nodes = topo_->nodes();
-  const unsigned max_flits = r->spec.net.max_packet_flits;
+  const unsigned max_flits = r->setup.network.net.max_packet_flits;
   for (NodeId n = 0; n < n_nodes; ++n) network_->nic(n).set_sink(*this);
   // The VC NIC's rules: any node (itself too, as uniform traffic may), 1..max flits.
   open_ports(

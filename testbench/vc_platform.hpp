@@ -18,6 +18,7 @@
 #include "models/config.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "routers/vc/vc_topology.hpp"
+#include "testbench/vc_setup.hpp"
 #include "testbench/network_builder.hpp"
 #include "testbench/platform_network.hpp"
 
@@ -37,10 +38,8 @@ class VcPlatformNetwork : public PlatformNetwork, public vc::ArrivalSink {
   void arrived(const Packet& packet, unsigned flits, Cycle tail_cycle, NodeId at) override;
 
  private:
-  struct Reading;
+  using Reading = PlatformReading<VcSyntheticSetup>;
   VcPlatformNetwork(sc_core::sc_module_name name, std::unique_ptr<Reading> reading, DeliveryProtocol protocol);
-  static std::unique_ptr<Reading> read(Config& cfg);
-  static std::unique_ptr<Reading> read_copy(Config cfg);
 
   std::unique_ptr<vc::VcTopology> topo_;
   std::unique_ptr<vc::VcNetwork> network_;
