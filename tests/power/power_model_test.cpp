@@ -46,6 +46,23 @@ TEST(PowerModel, ClockEnergyIsThePipelineRegistersClockLoadAtVddSquared) {
   EXPECT_NEAR(g.energy.clock, 960 * 1.44e-14 * 0.81, 1e-15);
 }
 
+TEST(PowerModel, BufferWriteIsOrionsFlipFlopWorkedOutByHand) {
+  // 45 nm NVT numbers of ORION 2.0's TechParameter, worked out step by step:
+  // a register-FIFO write of F bits = F/2 flip-flop switches + F clocked bits.
+  const double st = 0.8233582, leff = 0.0696, vdd2 = 1.0;
+  const double nor_gate = (1.20 + 2.62) * leff * 3.9664e-14 * st;          // 2-input NOR's input
+  const double nor_n_drain = (3 * leff * 1.20 * 2.9535e-15 + (6 * leff + 1.20) * 2.55e-16 + 1.20 * 1.27e-16) * st;
+  const double p1 = 3 * leff * 2.62 * 3.3306e-15 + (6 * leff + 2.62) * 1.2994e-15 + 2.62 * 1.21e-16;
+  const double p_series = leff * 2.62 * 3.3306e-15 + 2 * leff * 1.2994e-15 + 2 * 2.62 * 1.21e-16;
+  auto nor_p_drain = [&](int stack) { return (p1 + (stack - 1) * p_series) * st; };
+  auto node = [&](int fanin, int fanout) { return fanin * nor_n_drain + nor_p_drain(fanin) + fanout * nor_gate; };
+  // Six nodes of Katz's flip-flop: three (2,1), two (2,3), one (3,2).
+  const double e_switch = (3 * node(2, 1) + 2 * node(2, 3) + node(3, 2)) / 2 * vdd2;
+  const double e_clock = 2 * nor_gate * vdd2;
+  const double expected = e_switch * 64 / 2 + e_clock * 64;
+  EXPECT_NEAR(model("45nm").router(shape(5, 2, 4, 64)).energy.buffer_write, expected, expected * 1e-9);
+}
+
 TEST(PowerModel, ArbiterAreaIsItsGateCountAtOrionsCellAreas) {
   // A round-robin arbiter of R requesters: 6R NOR2, 2R inverters, R flip-flops
   // (orion/Allocator/RRArbiter.cc), at 2.52, 1.44 and 8.28 um^2 scaled by
