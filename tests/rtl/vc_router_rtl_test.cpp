@@ -15,7 +15,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <array>
+#include <cstdlib>
 #include <deque>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <random>
@@ -533,6 +536,41 @@ TEST(VcRouterRtl, PackedShimIsTransparent) {
   s.random_ties = true;
   every_pair_alone<Vvc_router_packed_shim>(s, 2);
   loaded<Vvc_router_packed_shim>(s, 0.5, 1000, 5);
+}
+
+// The RTL half of scripts/rtl_vc_equivalence (skipped unless it runs it):
+// replays the trace ICNSIM_RTL_TRACE (lines `cycle source destination
+// size`, as traffic.trace_file) on a network of twins shaped like
+// preset=booksim's (ICNSIM_RTL_K x ICNSIM_RTL_K; a mesh, or with
+// ICNSIM_RTL_TORUS BookSim's torus), with ICNSIM_RTL_SEED as the scenario
+// seed, and writes `line tail_cycle` per trace line to ICNSIM_RTL_OUT.
+TEST(VcRouterRtl, ReplaysATraceForTheEquivalenceScript) {
+  const char* trace = std::getenv("ICNSIM_RTL_TRACE");
+  const char* out_path = std::getenv("ICNSIM_RTL_OUT");
+  if (trace == nullptr || out_path == nullptr) GTEST_SKIP() << "run by scripts/rtl_vc_equivalence";
+  Spec s;
+  s.kx = s.ky = static_cast<unsigned>(std::atoi(std::getenv("ICNSIM_RTL_K")));
+  if (std::getenv("ICNSIM_RTL_TORUS") != nullptr) {
+    s.torus = true;
+    s.C = 2;
+    s.d = 1;
+    s.whole_dimension = true;
+    s.random_ties = true;
+  }
+  s.seed = std::strtoull(std::getenv("ICNSIM_RTL_SEED"), nullptr, 10);
+  RtlNetwork<Vvc_router> net(s);
+  net.check_routes(false);
+  std::ifstream in(trace);
+  std::uint64_t cycle = 0, last = 0;
+  unsigned src = 0, dst = 0, size = 0;
+  while (in >> cycle >> src >> dst >> size) {
+    net.create(src, dst, size, cycle);
+    last = cycle;
+  }
+  net.run_until(last + 20000);
+  ASSERT_TRUE(net.idle()) << "not drained";
+  std::ofstream out(out_path);
+  for (std::size_t i = 0; i < net.packets().size(); ++i) out << i << ' ' << net.packets()[i].tail_ejected << '\n';
 }
 
 }  // namespace
