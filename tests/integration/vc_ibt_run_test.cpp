@@ -49,17 +49,8 @@ AllPairs all_pairs(const std::string& trace, unsigned nodes, const Pipeline& p, 
       a.min_routers = std::min(a.min_routers, r);
       a.max_routers = std::max(a.max_routers, r);
     }
-  a.keys = {"network.type=vc",
-            "router.routing_delay=" + std::to_string(p.rd),
-            "router.vc_alloc_delay=" + std::to_string(p.va),
-            "router.sw_alloc_delay=" + std::to_string(p.sa),
-            "router.st_delay=" + std::to_string(p.st),
-            "network.link_latency=" + std::to_string(p.link),
-            "router.buffer_depth=" + std::to_string(p.depth),
-            "traffic.packet_size=" + std::to_string(p.flits),
-            "traffic.pattern=trace",
-            "traffic.trace_file=" + trace,
-            "measure.cycles=" + std::to_string(cycle)};
+  a.keys = pipeline_trace_keys(p, trace, cycle);
+  a.keys.push_back("traffic.packet_size=" + std::to_string(p.flits));
   return a;
 }
 

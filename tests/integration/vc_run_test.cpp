@@ -22,18 +22,7 @@ using test::zero_load_latency;
 
 namespace {
 
-std::vector<std::string> base(const Pipeline& p, const std::string& trace) {
-  return {"network.type=vc",
-          "router.routing_delay=" + std::to_string(p.rd),
-          "router.vc_alloc_delay=" + std::to_string(p.va),
-          "router.sw_alloc_delay=" + std::to_string(p.sa),
-          "router.st_delay=" + std::to_string(p.st),
-          "network.link_latency=" + std::to_string(p.link),
-          "router.buffer_depth=" + std::to_string(p.depth),
-          "traffic.pattern=trace",
-          "traffic.trace_file=" + trace,
-          "measure.cycles=20"};
-}
+std::vector<std::string> base(const Pipeline& p, const std::string& trace) { return pipeline_trace_keys(p, trace, 20); }
 
 }  // namespace
 

@@ -2,11 +2,28 @@
 // docs/vc_router.md, for tests that check the routers against it.
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace icn::test {
 
 struct Pipeline {
   unsigned rd, va, sa, st, link, depth, flits;
 };
+
+// The --set keys of a VC run with pipeline p replaying `trace` for `cycles` cycles.
+inline std::vector<std::string> pipeline_trace_keys(const Pipeline& p, const std::string& trace, unsigned long cycles) {
+  return {"network.type=vc",
+          "router.routing_delay=" + std::to_string(p.rd),
+          "router.vc_alloc_delay=" + std::to_string(p.va),
+          "router.sw_alloc_delay=" + std::to_string(p.sa),
+          "router.st_delay=" + std::to_string(p.st),
+          "network.link_latency=" + std::to_string(p.link),
+          "router.buffer_depth=" + std::to_string(p.depth),
+          "traffic.pattern=trace",
+          "traffic.trace_file=" + trace,
+          "measure.cycles=" + std::to_string(cycles)};
+}
 
 // Packet latency of one packet crossing R routers on an idle network, from
 // the cycle it is created to the cycle its tail reaches the destination NIC:
