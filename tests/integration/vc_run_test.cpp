@@ -177,7 +177,7 @@ TEST(VcRun, TheBooksimPresetFillsTheTorusKeysOnlyOnATorusAndNeverOverAGivenKey) 
   EXPECT_EQ(key(0, "router", "dateline_classes"), "whole_dimension");
   EXPECT_EQ(key(0, "router", "torus_ties"), "random");
   EXPECT_EQ(key(1, "network", "channel_latency"), 0);  // the mesh: as network.link_latency
-  EXPECT_EQ(key(1, "router", "credit_delay"), 0);
+  EXPECT_EQ(key(1, "router", "credit_delay"), 1);  // BookSim's credit loop on every topology
   EXPECT_EQ(key(2, "network", "channel_latency"), 1);
   EXPECT_EQ(key(2, "router", "credit_delay"), 0);
   EXPECT_EQ(key(2, "router", "torus_ties"), "plus");

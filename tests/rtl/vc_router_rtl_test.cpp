@@ -550,10 +550,10 @@ TEST(VcRouterRtl, ReplaysATraceForTheEquivalenceScript) {
   if (trace == nullptr || out_path == nullptr) GTEST_SKIP() << "run by scripts/rtl_vc_equivalence";
   Spec s;
   s.kx = s.ky = static_cast<unsigned>(std::atoi(std::getenv("ICNSIM_RTL_K")));
+  s.d = 1;  // preset=booksim's router.credit_delay
   if (std::getenv("ICNSIM_RTL_TORUS") != nullptr) {
     s.torus = true;
     s.C = 2;
-    s.d = 1;
     s.whole_dimension = true;
     s.random_ties = true;
   }
