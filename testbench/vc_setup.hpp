@@ -53,6 +53,12 @@ struct VcNetworkSpec {
 void read_vc_ibt(Config& cfg, VcNetworkSpec& s, bool collective);
 ParamSpec vc_bypass_param();
 
+// router.model=rtl (testbench/vc_rtl.cpp): loads router.rtl's module, checks
+// it against the network and fills net.rtl_module and net.rtl_routers; the
+// keys, for `icnsim list`.
+void read_vc_rtl(Config& cfg, VcNetworkSpec& s);
+std::vector<ParamSpec> vc_rtl_params();
+
 // Open-loop synthetic traffic on the network.
 struct VcSyntheticSetup : ExperimentSetup {
   bool follows_packets() const override { return true; }
