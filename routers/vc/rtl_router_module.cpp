@@ -5,7 +5,7 @@
 namespace icn::vc {
 
 std::shared_ptr<RtlRouterModule> RtlRouterModule::load(const std::string& path, std::string& error) {
-  const std::string not_module = path + " is not an icnsim RTL router module (scripts/rtl_router_module makes one): ";
+  const std::string not_module = "not an icnsim RTL router module (scripts/rtl_router_module makes one): ";
   // RTLD_LOCAL: the module's symbols (its Verilator runtime) stay its own.
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
@@ -43,31 +43,31 @@ RtlRouterModule::~RtlRouterModule() {
 
 std::string RtlRouterModule::mismatch(const Expected& want) const {
   const icnsim_rtl_router_info& i = *info_;
-  const std::string top = i.top != nullptr ? i.top : "?";
+  const std::string top = std::string("module ") + (i.top != nullptr ? i.top : "?");
   auto differ = [&](const char* what, unsigned has, unsigned needs, const char* key) {
-    return path_ + " (" + top + ") has " + what + " " + std::to_string(has) + ", the network needs " +
+    return top + " has " + what + " " + std::to_string(has) + ", the network needs " +
            std::to_string(needs) + " (" + key + ")";
   };
   if (i.abi != ICNSIM_RTL_ROUTER_ABI)
-    return path_ + " has entry point version (ABI) " + std::to_string(i.abi) + ", icnsim needs " +
+    return top + " has entry point version (ABI) " + std::to_string(i.abi) + ", icnsim needs " +
            std::to_string(ICNSIM_RTL_ROUTER_ABI) + ": rebuild it with this icnsim's scripts/rtl_router_module";
   if (i.dims != want.dims) return differ("Dims", i.dims, want.dims, "network.n");
   if (i.ports != want.ports) return differ("Ports", i.ports, want.ports, "2 network.n + 1");
   if (i.vcs != want.vcs) return differ("Vcs", i.vcs, want.vcs, "router.vcs");
   if (i.depth != want.depth) return differ("Depth", i.depth, want.depth, "router.buffer_depth");
   if (i.payload_w < 32)
-    return path_ + " (" + top + ") has PayloadW " + std::to_string(i.payload_w) +
+    return top + " has PayloadW " + std::to_string(i.payload_w) +
            ", icnsim needs at least 32 (the packet handle)";
   if (i.coord_w < want.coord_bits || i.coord_w > 21)
-    return path_ + " (" + top + ") has CoordW " + std::to_string(i.coord_w) + ", the network's coordinates need " +
+    return top + " has CoordW " + std::to_string(i.coord_w) + ", the network's coordinates need " +
            std::to_string(want.coord_bits) + " bits (network.k)";
   icnsim_rtl_router_straps straps{};
   icnsim_rtl_router* r = create_(&straps);
-  if (r == nullptr) return path_ + " (" + top + ") could not create a router";
+  if (r == nullptr) return top + " could not create a router";
   const unsigned version = version_(r);
   destroy_(r);
   if (version != kContractVersion)
-    return path_ + " (" + top + ") drives contract_version_o = " + std::to_string(version) + ", icnsim implements " +
+    return top + " drives contract_version_o = " + std::to_string(version) + ", icnsim implements " +
            "contract version " + std::to_string(kContractVersion);
   return "";
 }
