@@ -77,7 +77,7 @@ std::vector<bool> read_which(Config& cfg, const VcNetworkSpec& s) {
     const std::string name = item.IsScalar() ? item.as<std::string>() : "?";
     auto it = names.find(name);
     if (it == names.end())
-      cfg.fail(kRtlRouters.key, "no router " + name + " (names r1_2 .. " + topo->router_name(R - 1) + ", numbers 0.." +
+      cfg.fail(kRtlRouters.key, "no router " + name + " (names r0_0 .. " + topo->router_name(R - 1) + ", numbers 0.." +
                                     std::to_string(R - 1) + ")");
     which[it->second] = true;
   }
@@ -99,16 +99,21 @@ void read_vc_rtl(Config& cfg, VcNetworkSpec& s) {
   check_cpp_only_keys(cfg, s);
   kRtl.read(cfg);
   std::string path = cfg.text(kRtl.key);
+  // Refusals name router.rtl when it is given, else router.model and the twin's path.
+  std::string key = kRtl.key, what;
   if (path.empty()) {
     path = default_module();
     if (path.empty())
       cfg.fail(kRtl.key, "no default module: this icnsim was built without the twin (ICNSIM_RTL=OFF); give router.rtl=FILE");
+    key = kModel.key;
+    what = "the default module " + path + ": ";
   } else if (!std::ifstream(path).good()) {
     cfg.fail(kRtl.key, "cannot read " + path);
   }
+  cfg.resolve(kRtl.key, path);  // the JSON names the module that ran
   std::string error;
   auto module = vc::RtlRouterModule::load(path, error);
-  if (!module) cfg.fail(kRtl.key, error);
+  if (!module) cfg.fail(key, what + error);
   vc::RtlRouterModule::Expected want;
   want.dims = s.n;
   want.ports = 2 * s.n + 1;
@@ -119,7 +124,7 @@ void read_vc_rtl(Config& cfg, VcNetworkSpec& s) {
   want.coord_bits = 0;
   while ((1u << want.coord_bits) <= largest) ++want.coord_bits;
   const std::string why = module->mismatch(want);
-  if (!why.empty()) cfg.fail(kRtl.key, why);
+  if (!why.empty()) cfg.fail(key, what + why);
   s.net.rtl_routers = read_which(cfg, s);
   s.net.rtl_module = std::move(module);
 }
