@@ -6,6 +6,7 @@
   mesh4, torus4    preset=booksim, uniform traffic at 0.15 and 0.70 flits/node/cycle (the
                    second above saturation) on a 4x4 mesh / torus: every RTL
                    router (the twin) against the C++ router
+  mesh8, torus8    the same on 8x8 networks, transpose traffic at 0.19 (above saturation)
   mixed            one RTL router (r1_2) among C++ routers, on the mesh and the torus
   bad              MODULE... are bad modules: each run is refused with exit 2
                    and one line before anything runs
@@ -22,8 +23,8 @@ import subprocess
 import sys
 import tempfile
 
-SCENARIO = ("network: {{type: vc, topology: {topo}, k: 4, n: 2}}\npreset: booksim\n"
-            "traffic: {{pattern: uniform, injection_rate: {rate}}}\n"
+SCENARIO = ("network: {{type: vc, topology: {topo}, k: {k}, n: 2}}\npreset: booksim\n"
+            "traffic: {{pattern: {pattern}, injection_rate: {rate}}}\n"
             "measure: {{sample_period: 200, warmup_periods: 1, max_samples: 2}}\nseed: 5\n")
 
 
@@ -75,10 +76,10 @@ def eject_cycles(path):
     return out
 
 
-def run(icnsim, tmp, name, topo, rate, extra):
+def run(icnsim, tmp, name, topo, rate, extra, k=4, pattern="uniform"):
     scenario = os.path.join(tmp, name + ".yaml")
     with open(scenario, "w") as f:
-        f.write(SCENARIO.format(topo=topo, rate=rate))
+        f.write(SCENARIO.format(topo=topo, rate=rate, k=k, pattern=pattern))
     vcd, js = os.path.join(tmp, name + ".vcd"), os.path.join(tmp, name + ".json")
     cmd = [icnsim, "run", scenario, "--vcd", vcd, "--json", js]
     for kv in extra:
@@ -99,12 +100,12 @@ def router_scopes(path):
     return set(re.findall(r"\$scope module (r\d+_\d+) \$end", header))
 
 
-def compare(icnsim, tmp, topo, rate, extra, label):
-    base, base_json = run(icnsim, tmp, f"{topo}_{rate}_cpp", topo, rate, [])
-    rtl, rtl_json = run(icnsim, tmp, f"{topo}_{rate}_{label}", topo, rate, extra)
+def compare(icnsim, tmp, topo, rate, extra, label, k=4, pattern="uniform"):
+    base, base_json = run(icnsim, tmp, f"{topo}_{rate}_cpp", topo, rate, [], k, pattern)
+    rtl, rtl_json = run(icnsim, tmp, f"{topo}_{rate}_{label}", topo, rate, extra, k, pattern)
     # The RTL routers really ran: their C++ rows are gone from the waveform.
     cxx_routers = router_scopes(os.path.join(tmp, f"{topo}_{rate}_{label}.vcd"))
-    if len(router_scopes(os.path.join(tmp, f"{topo}_{rate}_cpp.vcd"))) != 16 or \
+    if len(router_scopes(os.path.join(tmp, f"{topo}_{rate}_cpp.vcd"))) != k * k or \
             cxx_routers != (set() if label == "rtl" else router_scopes(os.path.join(tmp, f"{topo}_{rate}_cpp.vcd")) - {"r1_2"}):
         print(f"{topo}4 {label}: the C++ routers in the waveform are {sorted(cxx_routers)}")
         return False
@@ -112,7 +113,7 @@ def compare(icnsim, tmp, topo, rate, extra, label):
              if base.get(p) != rtl.get(p)]
     whole = sum(1 for v in base.values() if v[0] is not None and v[1] is not None)
     ok = not wrong and whole > 100 and base_json == rtl_json
-    print(f"{topo}4 {label:5s} load {rate}: {len(base)} packets, "
+    print(f"{topo}{k} {pattern} {label:5s} load {rate}: {len(base)} packets, "
           + ("identical" if ok else f"DIFFER ({len(wrong)}): " + "; ".join(wrong[:3])
              + ("" if base_json == rtl_json else " (JSON results differ)")))
     return ok
@@ -139,6 +140,9 @@ def main():
         if case in ("mesh4", "torus4"):
             topo = case[:-1]
             ok = all([compare(icnsim, tmp, topo, rate, ["router.model=rtl"], "rtl") for rate in (0.15, 0.70)])
+        elif case in ("mesh8", "torus8"):
+            # transpose above both networks' transpose saturation (0.146, 0.128)
+            ok = compare(icnsim, tmp, case[:-1], 0.19, ["router.model=rtl"], "rtl", 8, "transpose")
         elif case == "mixed":
             extra = ["router.model=rtl", "router.rtl_routers=[r1_2]"]
             ok = all([compare(icnsim, tmp, topo, 0.70, extra, "mixed") for topo in ("mesh", "torus")])
