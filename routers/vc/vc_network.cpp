@@ -228,13 +228,14 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
   tracer.add_filter("vc_state", std::move(stages));
   for (unsigned r = 0; r < topo_.routers(); ++r) {
     const VcRouter* rt = routers_[r].get();
-    if (rt == nullptr) continue;  // an RTL router: its links show at the neighbours and NICs
     for (unsigned p = 0; p < topo_.ports(r); ++p) {
       const std::string base = prefix + "." + topo_.router_name(r) + "." + topo_.port_name(r, p);
       const std::string label = topo_.router_name(r) + "/" + topo_.port_name(r, p);
       if (topo_.neighbor(r, p)) {
         const std::string out = base + ".out";
         trace_flit_bus(tracer, out, label + "/out", &flit_out_[offset_[r] + p], pool_, V, topo_.nodes());
+        // An RTL router: its output links only (its inside is not visible here).
+        if (rt == nullptr) continue;
         tracer.add(out + ".sw_grant", bits_for(topo_.ports(r)), [rt, p](Cycle t) { return rt->switch_grant(p, t); },
                    {out, label + "/out/sw_grant (input port + 1)", TraceRow::Radix::kDecimal, ""});
         for (unsigned v = 0; v < V; ++v)
@@ -242,6 +243,7 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
                      [rt, p, v](Cycle) { return rt->output_credits(p, v); },
                      {out, label + "/out/credits_vc" + std::to_string(v), TraceRow::Radix::kDecimal, ""});
       }
+      if (rt == nullptr) continue;
       const std::string in = base + ".in";
       for (unsigned v = 0; v < V; ++v) {
         const std::string vc = in + ".vc" + std::to_string(v);

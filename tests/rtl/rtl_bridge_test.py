@@ -94,10 +94,20 @@ def run(icnsim, tmp, name, topo, rate, extra, k=4, pattern="uniform"):
 
 
 def router_scopes(path):
-    """The routers whose own rows (a C++ router's) are in the waveform."""
+    """The routers whose own rows (a C++ router's input VC states) are in the waveform."""
+    scope, found = [], set()
     with open(path) as fh:
-        header = fh.read().split("$enddefinitions")[0]
-    return set(re.findall(r"\$scope module (r\d+_\d+) \$end", header))
+        for line in fh:
+            line = line.strip()
+            if line.startswith("$scope"):
+                scope.append(line.split()[2])
+            elif line.startswith("$upscope"):
+                scope.pop()
+            elif line.startswith("$var") and line.split()[4] == "state":
+                found.update(s for s in scope if re.fullmatch(r"r\d+_\d+", s))
+            elif line.startswith("$enddefinitions"):
+                break
+    return found
 
 
 def compare(icnsim, tmp, topo, rate, extra, label, k=4, pattern="uniform"):
