@@ -28,7 +28,9 @@ RtlRouterBridge::RtlRouterBridge(std::string name, unsigned id, const MeshTorusT
 }
 
 RtlRouterBridge::~RtlRouterBridge() {
-  if (model_ != nullptr) module_->destroy(model_);
+  if (model_ == nullptr) return;
+  finish_trace();
+  module_->destroy(model_);
 }
 
 std::uint64_t RtlRouterBridge::address(NodeId n) const {
@@ -70,6 +72,7 @@ void RtlRouterBridge::read_inputs(Cycle now) {
 Cycle RtlRouterBridge::tick(Cycle now) {
   read_inputs(now);
   module_->evaluate(model_, in_, out_);
+  if (tracing_) module_->trace_dump(model_, now * time_per_cycle_);
   for (unsigned p = 0; p < ports_; ++p) {
     if (out_.credit[p].valid) {
       if (links_[p].credit_out == nullptr) throw std::logic_error(name_ + ": a credit on an unconnected port");
@@ -113,6 +116,20 @@ void RtlRouterBridge::head_leaves(const Flit& f, Cycle now) {
   st.sw_alloc += static_cast<std::uint32_t>(inside > 0 ? inside - 1 : 0);
   st.traversal += inside > 0 ? 1u : 0u;
   st.last_send = now;
+}
+
+bool RtlRouterBridge::trace_to(const std::string& path, const std::string& timescale, std::uint64_t time_per_cycle) {
+  if (!module_->traceable()) return false;
+  time_per_cycle_ = time_per_cycle;
+  tracing_ = true;
+  if (!module_->trace_open(model_, path, timescale)) return true;  // finish_trace() says why
+  return true;
+}
+
+std::string RtlRouterBridge::finish_trace() {
+  if (!tracing_) return "";
+  tracing_ = false;
+  return module_->trace_close(model_);
 }
 
 void RtlRouterBridge::report_held(std::vector<HeldTraffic>& out) const {

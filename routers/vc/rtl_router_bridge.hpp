@@ -53,6 +53,12 @@ class RtlRouterBridge : public Clocked {
   // VcRouter::buffered() counts them.
   unsigned buffered() const { return static_cast<unsigned>(flits_in_ - credits_out_); }
   void set_stage_log(StageLog* log) { stages_ = log; }
+  // --vcd: the router's own signals into `path` (a module made with --trace;
+  // false if it was not), one sample per evaluated cycle at cycle x
+  // time_per_cycle in `timescale` units, the run's waveform's time base.
+  bool trace_to(const std::string& path, const std::string& timescale, std::uint64_t time_per_cycle);
+  // Closes that file and puts it in place: "" or one line.
+  std::string finish_trace();
   // Address (coordinates, CoordW bits each) of node n.
   std::uint64_t address(NodeId n) const;
 
@@ -79,7 +85,9 @@ class RtlRouterBridge : public Clocked {
   icnsim_rtl_router_outputs out_{};
   std::uint64_t flits_in_ = 0, flits_out_ = 0, credits_out_ = 0;
   StageLog* stages_ = nullptr;
-  std::unordered_map<PacketId, Cycle> head_arrived_;  // heads inside, for the stage log
+  std::unordered_map<PacketId, Cycle> head_arrived_;
+  bool tracing_ = false;
+  std::uint64_t time_per_cycle_ = 1;  // heads inside, for the stage log
 };
 
 }  // namespace icn::vc

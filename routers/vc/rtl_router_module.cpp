@@ -29,6 +29,9 @@ std::shared_ptr<RtlRouterModule> RtlRouterModule::load(const std::string& path, 
   m->clock_ = reinterpret_cast<decltype(m->clock_)>(find("icnsim_rtl_router_clock"));
   m->destroy_ = reinterpret_cast<decltype(m->destroy_)>(find("icnsim_rtl_router_destroy"));
   if (!error.empty()) return nullptr;
+  m->trace_open_ = reinterpret_cast<decltype(m->trace_open_)>(dlsym(handle, "icnsim_rtl_router_trace_open"));
+  m->trace_dump_ = reinterpret_cast<decltype(m->trace_dump_)>(dlsym(handle, "icnsim_rtl_router_trace_dump"));
+  m->trace_close_ = reinterpret_cast<decltype(m->trace_close_)>(dlsym(handle, "icnsim_rtl_router_trace_close"));
   m->info_ = query();
   if (m->info_ == nullptr) {
     error = not_module + "icnsim_rtl_router_query returned nothing";

@@ -6,6 +6,7 @@
 // entry points do): icnsim loads only the file router.rtl names.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -46,6 +47,13 @@ class RtlRouterModule {
   }
   void clock(icnsim_rtl_router* r) const { clock_(r); }
   void destroy(icnsim_rtl_router* r) const { destroy_(r); }
+  // The optional trace entry points (a module made with --trace).
+  bool traceable() const { return trace_open_ && trace_dump_ && trace_close_; }
+  bool trace_open(icnsim_rtl_router* r, const std::string& path, const std::string& timescale) const {
+    return trace_open_(r, path.c_str(), timescale.c_str()) == 0;
+  }
+  void trace_dump(icnsim_rtl_router* r, std::uint64_t time) const { trace_dump_(r, time); }
+  std::string trace_close(icnsim_rtl_router* r) const { return trace_close_(r); }
 
  private:
   RtlRouterModule() = default;
@@ -57,6 +65,9 @@ class RtlRouterModule {
   decltype(&icnsim_rtl_router_evaluate) evaluate_ = nullptr;
   decltype(&icnsim_rtl_router_clock) clock_ = nullptr;
   decltype(&icnsim_rtl_router_destroy) destroy_ = nullptr;
+  decltype(&icnsim_rtl_router_trace_open) trace_open_ = nullptr;
+  decltype(&icnsim_rtl_router_trace_dump) trace_dump_ = nullptr;
+  decltype(&icnsim_rtl_router_trace_close) trace_close_ = nullptr;
 };
 
 }  // namespace icn::vc

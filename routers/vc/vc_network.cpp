@@ -226,6 +226,17 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
   std::vector<std::pair<std::uint32_t, std::string>> stages;
   for (std::uint32_t v = 0; v < std::size(InputUnits::kStageNames); ++v) stages.emplace_back(v, InputUnits::kStageNames[v]);
   tracer.add_filter("vc_state", std::move(stages));
+  // RTL routers made with --trace: their own signals, FILE.<router>.rtl.vcd.
+  for (auto& b : bridges_)
+    if (b) {
+      const std::string rtl = WaveformTracer::rtl_file_for(tracer.path());
+      const std::string file = rtl.size() > 8 && rtl.substr(rtl.size() - 8) == ".rtl.vcd"
+                                   ? rtl.substr(0, rtl.size() - 8) + "." + topo_.router_name(b->id()) + ".rtl.vcd"
+                                   : rtl;
+      RtlRouterBridge* bridge = b.get();
+      if (bridge->trace_to(file, tracer.timescale(), tracer.time_per_cycle()))
+        tracer.add_companion([bridge] { return bridge->finish_trace(); });
+    }
   for (unsigned r = 0; r < topo_.routers(); ++r) {
     const VcRouter* rt = routers_[r].get();
     for (unsigned p = 0; p < topo_.ports(r); ++p) {

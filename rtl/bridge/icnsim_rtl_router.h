@@ -87,6 +87,16 @@ void icnsim_rtl_router_evaluate(icnsim_rtl_router* r, const icnsim_rtl_router_in
 void icnsim_rtl_router_clock(icnsim_rtl_router* r);
 void icnsim_rtl_router_destroy(icnsim_rtl_router* r);
 
+/* Optional (modules made with scripts/rtl_router_module --trace): the
+ * router's own signals as a VCD at `path`, one sample per dump, time in
+ * `timescale` units ("1 ns", "1 ps"). open returns 0 on success;
+ * close writes the file into place and returns "" or one line (a string
+ * owned by the router, valid until destroy). A module without these
+ * symbols runs untraced. */
+int icnsim_rtl_router_trace_open(icnsim_rtl_router* r, const char* path, const char* timescale);
+void icnsim_rtl_router_trace_dump(icnsim_rtl_router* r, uint64_t time);
+const char* icnsim_rtl_router_trace_close(icnsim_rtl_router* r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,11 +10,16 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <type_traits>
 
 #include "Vicnsim_rtl_top.h"
 #include "rtl/bridge/icnsim_rtl_router.h"
 #include "verilated.h"
+#if VM_TRACE
+#include "models/verilated_vcd_file.hpp"
+#include "verilated_vcd_c.h"
+#endif
 
 #ifndef ICNSIM_RTL_TOP
 #error "ICNSIM_RTL_TOP and the parameters must be defined (scripts/rtl_router_module)"
@@ -79,6 +84,11 @@ std::uint64_t get(const T& port, unsigned lsb, unsigned w) {
 struct icnsim_rtl_router {
   VerilatedContext context;
   std::unique_ptr<Vicnsim_rtl_top> model;
+#if VM_TRACE
+  std::unique_ptr<icn::CheckedVcdFile> file;
+  std::unique_ptr<VerilatedVcdC> vcd;
+  std::string error;
+#endif
 };
 
 ICNSIM_EXPORT const icnsim_rtl_router_info* icnsim_rtl_router_query(void) { return &kInfo; }
@@ -86,6 +96,9 @@ ICNSIM_EXPORT const icnsim_rtl_router_info* icnsim_rtl_router_query(void) { retu
 ICNSIM_EXPORT icnsim_rtl_router* icnsim_rtl_router_create(const icnsim_rtl_router_straps* s) {
   auto* r = new icnsim_rtl_router;
   r->context.debug(0);
+#if VM_TRACE
+  r->context.traceEverOn(true);
+#endif
   r->model = std::make_unique<Vicnsim_rtl_top>(&r->context, "router");
   Vicnsim_rtl_top& m = *r->model;
   m.router_id_i = s->router_id;
@@ -158,8 +171,34 @@ ICNSIM_EXPORT void icnsim_rtl_router_clock(icnsim_rtl_router* r) {
   m.clk_i = 0;
 }
 
+#if VM_TRACE
+ICNSIM_EXPORT int icnsim_rtl_router_trace_open(icnsim_rtl_router* r, const char* path, const char* timescale) {
+  r->file = std::make_unique<icn::CheckedVcdFile>();
+  r->vcd = std::make_unique<VerilatedVcdC>(r->file.get());
+  r->model->trace(r->vcd.get(), 99);
+  icn::set_time_base(*r->vcd, timescale);
+  r->vcd->open(path);
+  return r->vcd->isOpen() ? 0 : -1;
+}
+
+ICNSIM_EXPORT void icnsim_rtl_router_trace_dump(icnsim_rtl_router* r, uint64_t time) {
+  if (r->vcd && r->vcd->isOpen()) r->vcd->dump(time);
+}
+
+ICNSIM_EXPORT const char* icnsim_rtl_router_trace_close(icnsim_rtl_router* r) {
+  if (!r->vcd) return "";
+  r->vcd->close();
+  r->error = r->file->finish();
+  r->vcd.reset();
+  return r->error.c_str();
+}
+#endif
+
 ICNSIM_EXPORT void icnsim_rtl_router_destroy(icnsim_rtl_router* r) {
   if (r == nullptr) return;
+#if VM_TRACE
+  if (r->vcd) r->vcd->close();
+#endif
   r->model->final();
   delete r;
 }
