@@ -8,6 +8,7 @@
                    router (the twin) against the C++ router
   mesh8, torus8    the same on 8x8 networks, transpose traffic at 0.19 (above saturation)
   mixed            one RTL router (r1_2) among C++ routers, on the mesh and the torus
+  vcd              one RTL router's own signals beside the run's waveform
   bad              MODULE... are bad modules: each run is refused with exit 2
                    and one line before anything runs
 
@@ -129,6 +130,57 @@ def compare(icnsim, tmp, topo, rate, extra, label, k=4, pattern="uniform"):
     return ok
 
 
+def valid_times(path, wanted):
+    """Times at which any 1-bit or vector var whose dotted name matches `wanted` is non-zero."""
+    codes, scope, vals, times = set(), [], {}, set()
+    time, header = None, True
+    with open(path) as fh:
+        for line in fh:
+            line = line.strip()
+            if header:
+                if line.startswith("$scope"):
+                    scope.append(line.split()[2])
+                elif line.startswith("$upscope"):
+                    scope.pop()
+                elif line.startswith("$var") and re.fullmatch(wanted, ".".join(scope + [line.split()[4]])):
+                    codes.add(line.split()[3])
+                elif line.startswith("$enddefinitions"):
+                    header = False
+                continue
+            if not line:
+                continue
+            if line[0] == "#":
+                if time is not None and any(vals.get(c) for c in codes):
+                    times.add(time)
+                time = int(line[1:])
+            elif line[0] == "b":
+                v, code = line[1:].split()
+                vals[code] = int(v, 2) if set(v) <= {"0", "1"} else 0
+            elif line[0] in "01xz":
+                vals[line[1:]] = 1 if line[0] == "1" else 0
+    if time is not None and any(vals.get(c) for c in codes):
+        times.add(time)
+    return times
+
+
+def vcd(icnsim, tmp):
+    """One RTL router (r1_2, node 9) in a 4x4 mesh: its own signals in
+    FILE.r1_2.rtl.vcd, and its out_valid_o high in exactly the cycles its
+    output links carry a flit in the run's waveform."""
+    run(icnsim, tmp, "vcd", "mesh", 0.3, ["router.model=rtl", "router.rtl_routers=[r1_2]"])
+    side = os.path.join(tmp, "vcd.r1_2.rtl.vcd")
+    others = [f for f in os.listdir(tmp) if f.endswith(".rtl.vcd") and f != "vcd.r1_2.rtl.vcd"]
+    if not os.path.exists(side) or others:
+        print(f"side files: {sorted(f for f in os.listdir(tmp) if f.endswith('.rtl.vcd'))}")
+        return False
+    rtl = valid_times(side, r".*\.out_valid_o")
+    net = valid_times(os.path.join(tmp, "vcd.vcd"), r".*\.(r1_2\.[xy][+-]\.out|nic9\.eject)\.flit\.valid")
+    ok = len(rtl) > 50 and rtl == net
+    print(f"r1_2: out_valid_o high in {len(rtl)} cycles, its output links busy in {len(net)}: "
+          + ("the same" if ok else f"DIFFER, first {sorted(rtl ^ net)[:5]}"))
+    return ok
+
+
 def bad(icnsim, modules):
     ok = True
     for m in modules:
@@ -156,6 +208,8 @@ def main():
         elif case == "mixed":
             extra = ["router.model=rtl", "router.rtl_routers=[r1_2]"]
             ok = all([compare(icnsim, tmp, topo, 0.70, extra, "mixed") for topo in ("mesh", "torus")])
+        elif case == "vcd":
+            ok = vcd(icnsim, tmp)
         elif case == "bad":
             ok = bad(icnsim, sys.argv[3:])
         else:
