@@ -11,6 +11,7 @@
 #include <string>
 
 #include "models/params.hpp"
+#include "routers/vc/rtl_router_bridge.hpp"
 #include "routers/vc/rtl_router_module.hpp"
 #include "testbench/vc_setup.hpp"
 
@@ -85,6 +86,15 @@ std::vector<bool> read_which(Config& cfg, const VcNetworkSpec& s) {
 }
 
 }  // namespace
+
+std::vector<std::string> VcNetworkSpec::rtl_waveform_files(const std::string& waveform_file) const {
+  std::vector<std::string> files;
+  if (!net.rtl_module || !net.rtl_module->traceable()) return files;
+  auto topo = make_topology();
+  for (unsigned r = 0; r < topo->routers(); ++r)
+    if (net.is_rtl(r)) files.push_back(vc::rtl_router_waveform_file(waveform_file, topo->router_name(r)));
+  return files;
+}
 
 std::vector<ParamSpec> vc_rtl_params() { return {kModel.spec(), kRtl.spec(), kRtlRouters.spec()}; }
 

@@ -3,8 +3,15 @@
 #include <stdexcept>
 
 #include "models/rng.hpp"
+#include "models/trace.hpp"
 
 namespace icn::vc {
+
+std::string rtl_router_waveform_file(const std::string& waveform_file, const std::string& router_name) {
+  const std::string rtl = WaveformTracer::rtl_file_for(waveform_file), suffix = ".rtl.vcd";
+  if (rtl.size() <= suffix.size() || rtl.compare(rtl.size() - suffix.size(), suffix.size(), suffix) != 0) return rtl;
+  return rtl.substr(0, rtl.size() - suffix.size()) + "." + router_name + suffix;
+}
 
 RtlRouterBridge::RtlRouterBridge(std::string name, unsigned id, const MeshTorusTopology& topo, std::uint64_t seed,
                                  PacketPool& pool, std::shared_ptr<const RtlRouterModule> module)

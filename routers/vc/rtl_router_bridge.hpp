@@ -33,6 +33,10 @@
 
 namespace icn::vc {
 
+// The waveform of RTL router `router_name` beside the run's `waveform_file`:
+// FILE.vcd (or .fst) -> FILE.<router_name>.rtl.vcd; a device stays as it is.
+std::string rtl_router_waveform_file(const std::string& waveform_file, const std::string& router_name);
+
 class RtlRouterBridge : public Clocked {
  public:
   // Router `id` of `topo`, seeded as VcRouter's Rng(seed, id).

@@ -229,10 +229,7 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
   // RTL routers made with --trace: their own signals, FILE.<router>.rtl.vcd.
   for (auto& b : bridges_)
     if (b) {
-      const std::string rtl = WaveformTracer::rtl_file_for(tracer.path());
-      const std::string file = rtl.size() > 8 && rtl.substr(rtl.size() - 8) == ".rtl.vcd"
-                                   ? rtl.substr(0, rtl.size() - 8) + "." + topo_.router_name(b->id()) + ".rtl.vcd"
-                                   : rtl;
+      const std::string file = rtl_router_waveform_file(tracer.path(), topo_.router_name(b->id()));
       RtlRouterBridge* bridge = b.get();
       if (bridge->trace_to(file, tracer.timescale(), tracer.time_per_cycle()))
         tracer.add_companion([bridge] { return bridge->finish_trace(); });
