@@ -45,6 +45,9 @@ struct VcCollectiveSetup : ExperimentSetup {
     const double slots = 7.0 * network.net.router.vcs * network.net.router.buffer_depth;
     return program_estimate(program, 10e3 + 15e3 + 16.5 * slots, 2, ", VC routers and the reference crossbar");
   }
+  std::vector<std::string> waveform_side_files(const std::string& waveform_file) const override {
+    return network.rtl_waveform_files(waveform_file);
+  }
 };
 
 const char* to_string(Embedding e) {

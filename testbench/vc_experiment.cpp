@@ -76,7 +76,7 @@ const ChoiceParam kVcAllocator{"router.vc_allocator", "islip", {"islip", "round_
 const IntParam kAllocIterations{"router.alloc_iterations", 1, 1, 8, "iSLIP iterations of the VC allocator"};
 
 std::vector<ParamSpec> network_params() {
-  return {
+  std::vector<ParamSpec> v{
       kPreset.spec(),
       kTopology.spec(),
       kK.spec(),
@@ -102,6 +102,8 @@ std::vector<ParamSpec> network_params() {
       kVcAllocator.spec(),
       kAllocIterations.spec(),
   };
+  for (ParamSpec& p : vc_rtl_params()) v.push_back(std::move(p));  // router.model, .rtl, .rtl_routers
+  return v;
 }
 
 // BookSim 2's defaults for the iq router and sim_type latency. Its credit
@@ -299,6 +301,7 @@ VcNetworkSpec read_network(Config& cfg, bool collective) {
   s.net.credit_delay = static_cast<unsigned>(kCreditDelay.read(cfg));
   r.vc_allocator.islip = kVcAllocator.read(cfg) == "islip";
   r.vc_allocator.iterations = static_cast<unsigned>(kAllocIterations.read(cfg));
+  read_vc_rtl(cfg, s);
   return s;
 }
 

@@ -42,6 +42,9 @@ struct VcNetworkSpec {
     return p;
   }
   std::unique_ptr<vc::VcTopology> make_topology() const;
+  // router.model=rtl with a traceable module: each RTL router's waveform
+  // beside `waveform_file` (testbench/vc_rtl.cpp).
+  std::vector<std::string> rtl_waveform_files(const std::string& waveform_file) const;
   // Cuts the failed links in a built network.
   void fail_links(vc::VcNetwork& network) const;
   // Each failed link and the packets routed to it (the `failed_links` section).
@@ -53,6 +56,12 @@ struct VcNetworkSpec {
 void read_vc_ibt(Config& cfg, VcNetworkSpec& s, bool collective);
 ParamSpec vc_bypass_param();
 
+// router.model=rtl (testbench/vc_rtl.cpp): loads router.rtl's module, checks
+// it against the network and fills net.rtl_module and net.rtl_routers; the
+// keys, for `icnsim list`.
+void read_vc_rtl(Config& cfg, VcNetworkSpec& s);
+std::vector<ParamSpec> vc_rtl_params();
+
 // Open-loop synthetic traffic on the network.
 struct VcSyntheticSetup : ExperimentSetup {
   bool follows_packets() const override { return true; }
@@ -63,6 +72,9 @@ struct VcSyntheticSetup : ExperimentSetup {
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
+  std::vector<std::string> waveform_side_files(const std::string& waveform_file) const override {
+    return network.rtl_waveform_files(waveform_file);
+  }
 };
 
 // Without traffic.collective: reads the open-loop traffic's keys (traffic.*,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <stdexcept>
 
 namespace icn::vc {
 
@@ -36,22 +37,20 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
     inject_.back().set_strict(true);
     eject_credit_.emplace_back(1, LC);
   }
-  RouterParams rp = params.router;
-  for (unsigned r = 0; r < R; ++r) {
-    routers_.push_back(std::make_unique<VcRouter>(topo.router_name(r).c_str(), r, topo, rp, pool));
-    routers_.back()->set_stage_log(&stages_);
-    engine.add(*routers_.back());
-  }
+  add_routers(engine);
   const unsigned depth = params.router.buffer_depth;
+  auto connect = [&](unsigned r, unsigned p, FlitLink* in, FlitLink* out, CreditLink* credit_in, CreditLink* credit_out) {
+    if (is_rtl(r)) bridges_[r]->connect(p, in, out, credit_in, credit_out);
+    else routers_[r]->connect(p, in, out, credit_in, credit_out, depth);
+  };
   // Node ports first: the NIC's injection link feeds the router's input, the
   // router's output on that port is the NIC's ejection link.
   for (unsigned n = 0; n < N; ++n) {
     const PortRef at = topo.node_port(n);
-    routers_[at.router]->connect(at.port, &inject_[n], &flit_out_[offset_[at.router] + at.port], &eject_credit_[n],
-                                 &credit_out_[offset_[at.router] + at.port], depth);
+    connect(at.router, at.port, &inject_[n], &flit_out_[offset_[at.router] + at.port], &eject_credit_[n],
+            &credit_out_[offset_[at.router] + at.port]);
   }
   for (unsigned r = 0; r < R; ++r) {
-    VcRouter& rt = *routers_[r];
     for (unsigned p = 0; p < topo.ports(r); ++p) {
       const std::optional<PortRef> nb = topo.neighbor(r, p);
       if (!nb) continue;
@@ -59,8 +58,7 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
       // Flits in on p come from the neighbour's output nb->port; our credits
       // for them go back on our credit link of input p; credits for our
       // output p come from the neighbour's input nb->port.
-      rt.connect(p, &flit_out_[far], &flit_out_[offset_[r] + p], &credit_out_[far], &credit_out_[offset_[r] + p],
-                 depth);
+      connect(r, p, &flit_out_[far], &flit_out_[offset_[r] + p], &credit_out_[far], &credit_out_[offset_[r] + p]);
       channels_.push_back({topo.router_name(r) + "." + topo.port_name(r, p), &flit_out_[offset_[r] + p]});
     }
   }
@@ -84,9 +82,35 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
   }
 }
 
+// One router per topology router: a VcRouter, or an RtlRouterBridge where
+// params.rtl_routers says so (mesh/torus only; the testbench checked the module).
+void VcNetwork::add_routers(CycleEngine& engine) {
+  const unsigned R = topo_.routers();
+  const bool any_rtl = params_.rtl_module != nullptr;
+  const auto* mesh = dynamic_cast<const MeshTorusTopology*>(&topo_);
+  if (any_rtl && mesh == nullptr) throw std::invalid_argument("router.model=rtl: mesh and torus only");
+  if (any_rtl) bridges_.resize(R);
+  for (unsigned r = 0; r < R; ++r) {
+    if (params_.is_rtl(r)) {
+      routers_.push_back(nullptr);
+      bridges_[r] = std::make_unique<RtlRouterBridge>(std::string(name()) + "." + topo_.router_name(r), r, *mesh,
+                                                      params_.router.seed, pool_, params_.rtl_module);
+      bridges_[r]->set_stage_log(&stages_);
+      engine.add(*bridges_[r]);
+      continue;
+    }
+    routers_.push_back(std::make_unique<VcRouter>(topo_.router_name(r).c_str(), r, topo_, params_.router, pool_));
+    routers_.back()->set_stage_log(&stages_);
+    engine.add(*routers_.back());
+  }
+}
+
 std::uint64_t VcNetwork::flits_buffered() const {
   std::uint64_t n = 0;
-  for (const auto& r : routers_) n += r->buffered();
+  for (const auto& r : routers_)
+    if (r) n += r->buffered();
+  for (const auto& b : bridges_)
+    if (b) n += b->buffered();
   return n;
 }
 
@@ -101,6 +125,7 @@ std::string VcNetwork::waiting_cycle() const {
     for (unsigned p = 0; p < topo_.ports(r); ++p)
       for (unsigned v = 0; v < V; ++v) {
         const unsigned id = (offset_[r] + p) * V + v;
+        if (!routers_[r]) continue;  // an RTL router's waits are not visible
         unsigned op = 0, ov = 0;
         if (routers_[r]->waits_on_credit(p, v, op, ov)) {
           const std::optional<PortRef> nb = topo_.neighbor(r, op);
@@ -187,7 +212,8 @@ void trace_flit_bus(WaveformTracer& tracer, const std::string& scope, const std:
 void VcNetwork::follow(const std::vector<std::uint32_t>& messages) {
   if (messages.empty()) return;
   follower_ = std::make_unique<PacketFollower>(messages);
-  for (auto& r : routers_) r->set_follower(follower_.get());
+  for (auto& r : routers_)
+    if (r) r->set_follower(follower_.get());
   for (auto& n : nics_) n->set_follower(follower_.get());
 }
 
@@ -200,6 +226,14 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
   std::vector<std::pair<std::uint32_t, std::string>> stages;
   for (std::uint32_t v = 0; v < std::size(InputUnits::kStageNames); ++v) stages.emplace_back(v, InputUnits::kStageNames[v]);
   tracer.add_filter("vc_state", std::move(stages));
+  // RTL routers made with --trace: their own signals, FILE.<router>.rtl.vcd.
+  for (auto& b : bridges_)
+    if (b) {
+      const std::string file = rtl_router_waveform_file(tracer.path(), topo_.router_name(b->id()));
+      RtlRouterBridge* bridge = b.get();
+      if (bridge->trace_to(file, tracer.timescale(), tracer.time_per_cycle()))
+        tracer.add_companion([bridge] { return bridge->finish_trace(); });
+    }
   for (unsigned r = 0; r < topo_.routers(); ++r) {
     const VcRouter* rt = routers_[r].get();
     for (unsigned p = 0; p < topo_.ports(r); ++p) {
@@ -208,6 +242,8 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
       if (topo_.neighbor(r, p)) {
         const std::string out = base + ".out";
         trace_flit_bus(tracer, out, label + "/out", &flit_out_[offset_[r] + p], pool_, V, topo_.nodes());
+        // An RTL router: its output links only (its inside is not visible here).
+        if (rt == nullptr) continue;
         tracer.add(out + ".sw_grant", bits_for(topo_.ports(r)), [rt, p](Cycle t) { return rt->switch_grant(p, t); },
                    {out, label + "/out/sw_grant (input port + 1)", TraceRow::Radix::kDecimal, ""});
         for (unsigned v = 0; v < V; ++v)
@@ -215,6 +251,7 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
                      [rt, p, v](Cycle) { return rt->output_credits(p, v); },
                      {out, label + "/out/credits_vc" + std::to_string(v), TraceRow::Radix::kDecimal, ""});
       }
+      if (rt == nullptr) continue;
       const std::string in = base + ".in";
       for (unsigned v = 0; v < V; ++v) {
         const std::string vc = in + ".vc" + std::to_string(v);
@@ -244,6 +281,7 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
 namespace icn::vc {
 
 void VcNetwork::fail_router_output(unsigned r, unsigned p) {
+  if (!routers_[r]) throw std::invalid_argument("network.failed_links: not on an RTL router");
   routers_[r]->fail_output(p);
   flit_out_[offset_[r] + p].set_failed(true);
 }
@@ -254,7 +292,7 @@ void VcNetwork::fail_injection(NodeId n) {
 }
 
 std::uint64_t VcNetwork::failed_output_requests(unsigned r, unsigned p) const {
-  return routers_[r]->failed_output_requests(p);
+  return routers_[r] ? routers_[r]->failed_output_requests(p) : 0;
 }
 
 std::uint64_t VcNetwork::failed_injection_requests(NodeId n) const { return nics_[n]->failed_injection_requests(); }
@@ -265,7 +303,7 @@ std::string VcNetwork::stuck_at_failed_link() const {
       return std::string(nic->name()) + " injection queue holds " + std::to_string(nic->queued()) +
              " packet(s) behind the failed link nic" + std::to_string(nic->node()) + ".up";
   for (unsigned r = 0; r < topo_.routers(); ++r)
-    for (unsigned p = 0; p < topo_.ports(r); ++p)
+    for (unsigned p = 0; p < topo_.ports(r) && routers_[r]; ++p)
       for (unsigned v = 0; v < params_.router.vcs; ++v)
         if (routers_[r]->waits_on_failed(p, v)) {
           for (unsigned q = 0; q < topo_.ports(r); ++q)

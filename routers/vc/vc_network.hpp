@@ -18,6 +18,7 @@
 #include "models/trace.hpp"
 #include "models/wiring_fault.hpp"
 #include "routers/vc/packet_follower.hpp"
+#include "routers/vc/rtl_router_bridge.hpp"
 #include "routers/vc/vc_nic.hpp"
 #include "routers/vc/vc_router.hpp"
 #include "routers/vc/vc_topology.hpp"
@@ -32,6 +33,11 @@ struct NetworkParams {
   unsigned router_link_latency() const { return channel_latency != 0 ? channel_latency : link_latency; }
   unsigned max_packet_flits = 1u << 16;
   EjectionSwap swap_ejection;  // a wiring fault (network.swap_ejection), none by default
+  // router.model=rtl (docs/rtl_router.md): router r is an RtlRouterBridge over
+  // this module when rtl_routers[r] (mesh/torus only); null: all C++.
+  std::shared_ptr<const RtlRouterModule> rtl_module;
+  std::vector<bool> rtl_routers;
+  bool is_rtl(unsigned r) const { return rtl_module && r < rtl_routers.size() && rtl_routers[r]; }
 };
 
 // What `link` carries, as GTKWave rows under <scope>.flit: valid, VC, head,
@@ -52,6 +58,9 @@ class VcNetwork : public sc_core::sc_module {
   const VcRouter& router(unsigned r) const { return *routers_[r]; }
   VcNic& nic(unsigned n) { return *nics_[n]; }
   const VcNic& nic(unsigned n) const { return *nics_[n]; }
+
+  // Router r is an RTL router (then router(r) must not be called).
+  bool is_rtl(unsigned r) const { return r < bridges_.size() && bridges_[r] != nullptr; }
 
   // Router-to-router flit links (not the NIC links), for utilisation.
   struct NamedLink {
@@ -93,6 +102,8 @@ class VcNetwork : public sc_core::sc_module {
   std::uint64_t failed_injection_requests(NodeId n) const;
 
  private:
+  void add_routers(CycleEngine& engine);
+
   const VcTopology& topo_;
   NetworkParams params_;
   std::vector<unsigned> offset_;        // router r's ports are offset_[r] .. offset_[r + 1] - 1
@@ -100,7 +111,8 @@ class VcNetwork : public sc_core::sc_module {
   std::vector<CreditLink> credit_out_;  // router r input p -> upstream (or NIC)
   std::vector<FlitLink> inject_;        // NIC n -> its router port
   std::vector<CreditLink> eject_credit_;  // NIC n -> its router port's output
-  std::vector<std::unique_ptr<VcRouter>> routers_;
+  std::vector<std::unique_ptr<VcRouter>> routers_;        // null for an RTL router
+  std::vector<std::unique_ptr<RtlRouterBridge>> bridges_;  // empty, or null for a C++ router
   std::vector<std::unique_ptr<VcNic>> nics_;
   std::vector<NamedLink> channels_;
   StageLog stages_;  // every head's stage cycles (result.latency.stages)
