@@ -71,6 +71,14 @@ class OrionModel {
   double vdd() const { return vdd_; }
 
   RouterFigures router(const RouterShape& shape) const;
+  // The widths ORION gives a router's four kinds of arbiter (0: none, one
+  // requester needs no arbiter) and the request wire of the switch
+  // allocator's output stage (docs/energy.md, "Arbiters").
+  struct ArbiterWidths {
+    unsigned sw_input = 0, sw_output = 0, vc_input = 0, vc_output = 0;
+    double sw_output_wire_um = 0;
+  };
+  ArbiterWidths arbiter_widths(const RouterShape& shape) const;
   LinkFigures link(double length_mm, unsigned bits) const;
 
   // Round-robin arbiter of `width` requesters with `wire_um` of request wire:

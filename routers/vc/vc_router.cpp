@@ -40,6 +40,7 @@ void VcRouter::connect(unsigned port, FlitLink* in, FlitLink* out, CreditLink* c
 }
 
 Cycle VcRouter::tick(Cycle now) {
+  ++activity_.clocked_cycles;
   // Credits first: a credit that arrives now can be used by this cycle's
   // switch allocation.
   if (use_mask_) {
@@ -72,6 +73,7 @@ Cycle VcRouter::tick(Cycle now) {
 void VcRouter::read_input(unsigned p, Cycle now) {
   links_[p].in->receive(now, [&](const Flit& f) {
     inputs_.push(p * params_.vcs + f.vc, BufferedFlit{f, now + 1});  // buffer write takes this cycle
+    ++activity_.buffer_writes;
     ++buffered_;
     if (f.head()) heads_pending_ = true;
   });
@@ -178,6 +180,7 @@ void VcRouter::allocate_switch(Cycle now) {
     InputUnits::VcState& s = inputs_.state(ivc);
     Flit f = inputs_.pop(ivc).flit;
     --buffered_;
+    ++activity_.buffer_reads;
     links_[p].credit_out->send(now, Credit{static_cast<std::uint8_t>(v)});  // the entry is free again
     outputs_.consume(s.out_port, s.out_vc);
     if (f.head()) {
@@ -201,6 +204,7 @@ void VcRouter::allocate_switch(Cycle now) {
     grant_cycle_[s.out_port] = now;
     grant_input_[s.out_port] = static_cast<std::uint16_t>(p);
     crossbar_.traverse(s.out_port, now, f);
+    ++activity_.crossbar;
     inputs_.times(ivc).waiting_since = now;
     if (f.tail()) {
       outputs_.release(s.out_port, s.out_vc);
