@@ -40,11 +40,14 @@ void VcRouter::connect(unsigned port, FlitLink* in, FlitLink* out, CreditLink* c
 }
 
 Cycle VcRouter::tick(Cycle now) {
-  ++activity_.clocked_cycles;
+  // The clock runs (stats.activity clocked_cycles) in a cycle the router holds
+  // a flit or receives a flit or a credit, whichever scheduler evaluates it.
+  bool clocked = buffered_ != 0 || crossbar_.busy();
   // Credits first: a credit that arrives now can be used by this cycle's
   // switch allocation.
   if (use_mask_) {
     std::uint32_t& word = arrivals_.ports[now & 1u];
+    clocked = clocked || word != 0;
     for (std::uint32_t w = word >> 8; w != 0; w &= w - 1) {
       const unsigned p = static_cast<unsigned>(__builtin_ctz(w));
       links_[p].credit_in->receive(now, [&](const Credit& c) { outputs_.restore(p, c.vc); });
@@ -53,11 +56,16 @@ Cycle VcRouter::tick(Cycle now) {
     word = 0;
   } else {
     for (unsigned p = 0; p < ports_; ++p) {
-      if (links_[p].credit_in) links_[p].credit_in->receive(now, [&](const Credit& c) { outputs_.restore(p, c.vc); });
+      if (links_[p].credit_in)
+        links_[p].credit_in->receive(now, [&](const Credit& c) {
+          outputs_.restore(p, c.vc);
+          clocked = true;
+        });
     }
     for (unsigned p = 0; p < ports_; ++p)
       if (links_[p].in) read_input(p, now);
   }
+  if (clocked || buffered_ != 0) ++activity_.clocked_cycles;
   // Switch traversal: flits granted the switch earlier leave on their links.
   crossbar_.leave(now, [&](unsigned p, const Flit& f) {
     links_[p].out->send(now, f);
