@@ -96,6 +96,30 @@ TEST(VcActivity, CountsFollowTheRoute) {
   EXPECT_EQ(r.at("stats").at("activity").at("links").at("channels").at("flits").get<unsigned>(), F * (routers - 1));
 }
 
+// A fat tree's routers differ by level: one group per port count, covering
+// every router, whose counters sum to the totals; each group is priced at its
+// own shape.
+TEST(VcActivity, RouterTypesCoverEveryRouter) {
+  const Json r = run_vc("--set network.topology=fattree --set network.leaves=16 --set network.capacities=ebft "
+                        "--set measure.cycles=300 --set traffic.injection_rate=0.1",
+                        "fattree");
+  const Json& a = r.at("stats").at("activity");
+  unsigned routers = 0, writes = 0, ports = 0;
+  for (const auto& t : a.at("router_types")) {
+    EXPECT_GT(t.at("ports").get<unsigned>(), ports);  // ascending, each once
+    ports = t.at("ports").get<unsigned>();
+    routers += t.at("routers").get<unsigned>();
+    writes += t.at("buffer_writes").get<unsigned>();
+  }
+  EXPECT_GE(a.at("router_types").size(), 2u);
+  EXPECT_EQ(routers, 15u);
+  EXPECT_EQ(writes, a.at("routers").at("buffer_writes").get<unsigned>());
+  const Json& area = r.at("result").at("area").at("router_types");
+  ASSERT_EQ(area.size(), a.at("router_types").size());
+  EXPECT_LT(area.at(0).at("per_router_mm2").at("total").get<double>(),
+            area.at(area.size() - 1).at("per_router_mm2").at("total").get<double>());
+}
+
 // No traffic: no event happens, so the network spends leakage only, and that
 // leakage is every block's leakage power over the simulated time.
 TEST(VcEnergy, IdleNetworkSpendsLeakageOnly) {
