@@ -13,10 +13,11 @@ namespace icn::power {
 
 // A node of power/technology.cpp ("45nm", "32nm") or a parameter file of
 // `key = value` lines (`base = <node>` first; technology_file_keys()).
-// Default 45nm: the older of the two nodes, the one ORION 2.0 was validated
+// The allowed text starts with "a file" so that the run's outputs may not
+// overwrite it (Config::input_file_keys). Default 45nm: the older of the two nodes, the one ORION 2.0 was validated
 // nearest to (its validation chips are 65 nm).
 inline const RawParam kTech{
-    "power.tech", "45nm", "45nm|32nm, or a file of key = value lines (base = 45nm|32nm, then any technology key)",
+    "power.tech", "45nm", "a file of key = value lines (base = 45nm|32nm, then any technology key), or 45nm|32nm",
     "technology of the energy and area model (ORION 2.0, docs/energy.md)"};
 
 // Default 1 GHz: ORION 2.0's shipped configuration (gem5 orion/router.cfg,

@@ -224,6 +224,10 @@ TEST(VcEnergy, BadKeysAreRefused) {
   expect_rejected(run + "--set power.vdd=-1", "power.vdd");
   expect_rejected(run + "--set power.flit_bits=0", "power.flit_bits");
   expect_rejected(run + "--set power.link_mm=-1", "power.link_mm");
+  // A technology file is an input: no output may overwrite it.
+  const std::string tech = scratch_dir() + "/node.tech";
+  std::ofstream(tech) << "base = 45nm\nvdd = 0.9\n";
+  expect_rejected(run + "--set power.tech=" + tech + " --json " + tech, "is the power.tech");
 }
 
 // Same seed, same bytes (the counters are plain integers, the pricing a fixed sum).
