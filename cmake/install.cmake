@@ -1,7 +1,7 @@
 # `cmake --install BUILD [--prefix DIR]` and `cpack` (docs/library.md):
 #   bin/icnsim
 #   lib/libicnsim_*.a                      the static libraries
-#   include/icnsim/<folder>/*.hpp          the headers, as the tree has them
+#   include/icnsim/<folder>/*.hpp          the headers, as the tree has them (models, nics, power, routers, testbench)
 #   lib/cmake/icnsim/                      find_package(icnsim CONFIG)
 #   lib/pkgconfig/icnsim.pc                pkg-config icnsim
 #   share/icnsim/{scenarios,scripts}       the shipped scenarios, the sweep script
@@ -13,7 +13,7 @@ set(ICNSIM_INSTALL_LIBDIR ${CMAKE_INSTALL_LIBDIR})
 set(ICNSIM_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/icnsim)
 set(ICNSIM_INSTALL_SCENARIODIR ${CMAKE_INSTALL_DATADIR}/icnsim/scenarios)
 
-set(icnsim_installed_libraries icnsim_fst icnsim_models icnsim_nics icnsim_vc icnsim_crossbar icnsim_fattree_packet
+set(icnsim_installed_libraries icnsim_fst icnsim_models icnsim_nics icnsim_power icnsim_vc icnsim_crossbar icnsim_fattree_packet
                                icnsim_fattree_bitserial icnsim_ibt icnsim_hpam icnsim_testbench)
 if(ICNSIM_RTL)
   list(APPEND icnsim_installed_libraries icnsim_rtl_route_stream icnsim_fattree_bitserial_rtl)
@@ -25,7 +25,7 @@ install(TARGETS icnsim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT lib
 # #include <icnsim/testbench/driver.hpp>; the headers' own includes
 # ("models/link.hpp") resolve through include/icnsim, which the package
 # also puts on the include path.
-foreach(folder models nics routers testbench)
+foreach(folder models nics power routers testbench)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/icnsim/${folder}
           COMPONENT library FILES_MATCHING PATTERN "*.hpp")
 endforeach()
@@ -47,7 +47,7 @@ install(FILES ${PROJECT_BINARY_DIR}/icnsimConfig.cmake ${PROJECT_BINARY_DIR}/icn
 # pkg-config: the libraries after the testbench in link order.
 set(ICNSIM_PC_LIBS "")
 foreach(lib icnsim_crossbar icnsim_fattree_packet icnsim_fattree_bitserial_rtl icnsim_fattree_bitserial icnsim_hpam
-            icnsim_vc icnsim_ibt icnsim_rtl_route_stream icnsim_nics icnsim_models icnsim_fst)  # vc needs ibt (IbtTopology)
+            icnsim_vc icnsim_ibt icnsim_rtl_route_stream icnsim_power icnsim_nics icnsim_models icnsim_fst)  # vc needs ibt (IbtTopology)
   if(lib IN_LIST icnsim_installed_libraries)
     string(REPLACE "icnsim_" "-licnsim_" flag ${lib})
     string(APPEND ICNSIM_PC_LIBS " ${flag}")

@@ -168,16 +168,27 @@ double OrionModel::arbiter_area_um2(unsigned width) const {
   return width * (6.0 * tech_.area_nor + 2.0 * tech_.area_inv + tech_.area_dff);
 }
 
+OrionModel::ArbiterWidths OrionModel::arbiter_widths(const RouterShape& s) const {
+  ArbiterWidths a;
+  const unsigned in = s.ports_in, v = s.vcs;
+  // ORION's SWAllocator: the output arbiters' request wires run along the
+  // crossbar's input lines (MatrixCrossbar get_len_req_wire).
+  a.sw_output_wire_um = s.ports_out * s.flit_bits * tech_.xbar_cell_w_um;
+  a.sw_input = v;
+  a.sw_output = in > 2 ? in - 1 : 0;          // SWAllocator: none below 3 ports
+  a.vc_input = v > 1 ? v : 0;                 // VCAllocator, TWO_STAGE_ARB
+  a.vc_output = v > 1 ? (in - 1) * v : 0;
+  return a;
+}
+
 RouterFigures OrionModel::router(const RouterShape& s) const {
   if (s.ports_in < 1 || s.ports_out < 1 || s.vcs < 1 || s.depth < 1 || s.flit_bits < 1)
     throw std::invalid_argument("router shape: ports, VCs, depth and flit width must be at least 1");
   RouterFigures f;
   const unsigned in = s.ports_in, out = s.ports_out, v = s.vcs, b = s.depth, w = s.flit_bits;
-  // ORION's SWAllocator: the output arbiters' request wires run along the
-  // crossbar's input lines (MatrixCrossbar get_len_req_wire).
-  const double req_wire_um = out * w * tech_.xbar_cell_w_um;
-  const unsigned sw_in = v, sw_out = in > 2 ? in - 1 : 0;         // SWAllocator: none below 3 ports
-  const unsigned vc_in = v > 1 ? v : 0, vc_out = v > 1 ? (in - 1) * v : 0;  // VCAllocator, TWO_STAGE_ARB
+  const ArbiterWidths a = arbiter_widths(s);
+  const double req_wire_um = a.sw_output_wire_um;
+  const unsigned sw_in = a.sw_input, sw_out = a.sw_output, vc_in = a.vc_input, vc_out = a.vc_output;
   f.energy.buffer_write = buffer_write(w);
   f.energy.buffer_read = buffer_read(b, w);
   f.energy.crossbar = crossbar_energy(in, out, w);
@@ -186,8 +197,11 @@ RouterFigures OrionModel::router(const RouterShape& s) const {
   f.energy.vc_arb_input = arbiter_energy(vc_in, 1, 0);
   f.energy.vc_arb_output = arbiter_energy(vc_out, 1, 0);
   // orion/Clock.cc init (no H-tree, shared switch ports): the registers after
-  // the link, after the input buffers and after the crossbar.
-  const double pipe_bits = static_cast<double>(in) * w + static_cast<double>(in) * w + static_cast<double>(out) * w;
+  // the link, after the input buffers and after the crossbar (the first two
+  // as the shape says).
+  const double pipe_bits = (s.register_after_link ? static_cast<double>(in) * w : 0.0) +
+                           (s.register_after_buffers ? static_cast<double>(in) * w : 0.0) +
+                           static_cast<double>(out) * w;
   f.energy.clock = pipe_bits * tech_.c_clock * e_factor_;
 
   // Leakage: current x Vdd x SCALE_S (orion/Buffer/Buffer.cc, Crossbar.cc,

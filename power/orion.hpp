@@ -26,6 +26,14 @@ struct RouterShape {
   unsigned vcs = 2;
   unsigned depth = 4;        // flits per VC
   unsigned flit_bits = 64;
+  // Pipeline registers the clock drives besides the one after the crossbar
+  // (ORION's Clock has all three: after the link, after the input buffers,
+  // after the crossbar). icnsim's VC router writes a flit into its FIFO in
+  // its arrival cycle and reads the FIFO front combinationally, so it has
+  // only the switch-traversal register (docs/energy.md, "Area against
+  // synthesis": its RTL twin has exactly P (F + 2) flip-flops there).
+  bool register_after_link = true;
+  bool register_after_buffers = true;
 };
 
 struct RouterEnergy {        // J per event
@@ -71,6 +79,14 @@ class OrionModel {
   double vdd() const { return vdd_; }
 
   RouterFigures router(const RouterShape& shape) const;
+  // The widths ORION gives a router's four kinds of arbiter (0: none, one
+  // requester needs no arbiter) and the request wire of the switch
+  // allocator's output stage (docs/energy.md, "Arbiters").
+  struct ArbiterWidths {
+    unsigned sw_input = 0, sw_output = 0, vc_input = 0, vc_output = 0;
+    double sw_output_wire_um = 0;
+  };
+  ArbiterWidths arbiter_widths(const RouterShape& shape) const;
   LinkFigures link(double length_mm, unsigned bits) const;
 
   // Round-robin arbiter of `width` requesters with `wire_um` of request wire:

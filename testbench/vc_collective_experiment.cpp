@@ -14,6 +14,7 @@
 #include "routers/vc/vc_single_port_fabric.hpp"
 #include "testbench/fractional_embedding.hpp"
 #include "testbench/pipelined_collective.hpp"
+#include "testbench/vc_energy.hpp"
 #include "testbench/vc_setup.hpp"
 
 namespace icn {
@@ -106,6 +107,7 @@ class VcCollectiveExperiment : public PipelinedCollectiveExperiment {
         fabric_("fabric", *topology_, setup.network.seeded(ctx.seed), engine_, run_.pool) {
     engine_.set_in_flight_probe([this] { return run_.pool.live() + reference_.pool.live(); });
     setup.network.fail_links(fabric_.network());
+    energy_.register_stats(stats_);
     build_processors(fabric_);
     if (ctx.tracer != nullptr) {
       fabric_.network().follow(ctx.trace_packets);
@@ -144,6 +146,7 @@ class VcCollectiveExperiment : public PipelinedCollectiveExperiment {
     r["crossbar_cycles"] = crossbar;
     r["lost_cycles"] = static_cast<std::int64_t>(cycles()) - static_cast<std::int64_t>(crossbar);
     r["lost_percent"] = crossbar > 0 ? 100.0 * (double(cycles()) - double(crossbar)) / double(crossbar) : 0.0;
+    energy_.write(r, cycles());  // the routers' run, not the reference crossbar's
   }
 
   struct Congestion {
@@ -209,6 +212,7 @@ class VcCollectiveExperiment : public PipelinedCollectiveExperiment {
                                   : std::to_string(j.at("congestion").at("tree_edge_congestion").get<std::uint64_t>());
                  }});
     c.push_back(Column::integer("packets/link", "/congestion/max_packets_on_link"));
+    c.push_back(VcEnergy::column());
     c.push_back(Column::yes_no("verified", "/result/verified"));
     return c;
   }
@@ -217,6 +221,7 @@ class VcCollectiveExperiment : public PipelinedCollectiveExperiment {
   const VcCollectiveSetup setup_;
   std::unique_ptr<vc::VcTopology> topology_;
   vc::VcSinglePortFabric fabric_;
+  VcEnergy energy_{setup_.network, fabric_.network()};  // result.energy, result.area, stats.activity
   ProcessorSet reference_;  // the same program on a full crossbar
   std::unique_ptr<xbar::CrossbarNetwork> reference_network_;
 };

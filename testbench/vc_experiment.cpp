@@ -293,6 +293,7 @@ VcNetworkSpec read_network(Config& cfg, bool collective) {
   read_router(cfg, s, max_ports);
   read_failed_links(cfg, s);
   s.net.swap_ejection = parse_swap_ejection(cfg, static_cast<std::uint64_t>(routers));
+  s.power = power::read_power(cfg);
   auto& r = s.net.router;
   r.routing_delay = static_cast<unsigned>(kRoutingDelay.read(cfg));
   r.vc_alloc_delay = static_cast<unsigned>(kVcAllocDelay.read(cfg));
@@ -359,7 +360,8 @@ NetworkKind vc_kind() {
   kind.summary = "input-queued virtual-channel wormhole router on a k-ary n-mesh, torus or fat tree: open-loop "
                  "synthetic traffic, or with traffic.collective Sanders & Sibeyn's pipelined broadcast and reduction";
   kind.params = [] {
-    std::vector<ParamGroup> groups{{"network", network_params()}, {"traffic", vc_synthetic_params()}};
+    std::vector<ParamGroup> groups{
+        {"network", network_params()}, {"power", power::power_params()}, {"traffic", vc_synthetic_params()}};
     for (auto& g : vc_collective_params()) groups.push_back(std::move(g));
     return groups;
   };

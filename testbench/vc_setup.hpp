@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "power/keys.hpp"
 #include "routers/vc/vc_link_address.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "routers/vc/vc_topology.hpp"
@@ -32,6 +33,7 @@ struct VcNetworkSpec {
   unsigned nodes = 0;
   vc::NetworkParams net;
   std::vector<vc::VcLinkAddress> failed_links;  // parsed once (routers/vc/vc_link_address.hpp)
+  power::PowerSettings power;        // power.*: the energy and area model (testbench/vc_energy.hpp)
 
   bool torus() const { return !fattree && topology == vc::TopologyKind::kTorus; }
   // The network's parameters, its routers drawing their random routing

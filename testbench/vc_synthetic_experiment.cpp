@@ -13,6 +13,7 @@
 #include "models/params.hpp"
 #include "models/trace.hpp"
 #include "routers/vc/vc_network.hpp"
+#include "testbench/vc_energy.hpp"
 #include "testbench/vc_setup.hpp"
 
 namespace icn {
@@ -158,6 +159,7 @@ class VcExperiment : public OpenLoopExperiment, public vc::ArrivalSink {
         topo_(setup.network.make_topology()),
         network_("net", *topo_, setup.network.seeded(ctx.seed), engine_, pool_, ledger_) {
     setup.network.fail_links(network_);
+    energy_.register_stats(stats_);
     add_sources(setup_.traffic, ctx.seed, [this](NodeId node, OpenLoopSource& src) {
       src.socket.bind(network_.nic(node).socket);
       network_.nic(node).set_sink(*this);
@@ -227,6 +229,7 @@ class VcExperiment : public OpenLoopExperiment, public vc::ArrivalSink {
     OpenLoopExperiment::write_result_fields(r);
     const std::string cyc = engine_.outcome().status == RunOutcome::Status::kStalled ? network_.waiting_cycle() : "";
     if (!cyc.empty()) r["waiting_cycle"] = cyc;
+    energy_.write(r, engine_.outcome().last_cycle);
   }
   void write_sections(nlohmann::ordered_json& out) const override {
     const double run_cycles = double(engine_.outcome().last_cycle);
@@ -258,6 +261,7 @@ class VcExperiment : public OpenLoopExperiment, public vc::ArrivalSink {
             Column::fixed("network lat", "/result/latency/network/mean", 2),
             Column::integer("p99", "/result/latency/packet/p99"),
             Column::fixed("hops", "/result/hops/mean", 2),
+            VcEnergy::column(),
             Column::yes_no("stable", "/result/stable"),
             Column::yes_no("verified", "/result/verified")};
   }
@@ -266,6 +270,7 @@ class VcExperiment : public OpenLoopExperiment, public vc::ArrivalSink {
   const VcSyntheticSetup setup_;
   std::unique_ptr<vc::VcTopology> topo_;
   vc::VcNetwork network_;
+  VcEnergy energy_{setup_.network, network_};  // result.energy, result.area, stats.activity
   vc::PacketStages last_stages_;        // of the packet arrived() is about to report
   std::array<double, 7> stage_sums_{};  // result.latency.stages, summed over measured packets
   double occupancy_sum_ = 0;

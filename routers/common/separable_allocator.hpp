@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/activity.hpp"
 #include "routers/common/arbiter.hpp"
 
 namespace icn {
@@ -78,6 +79,9 @@ class SeparableAllocator {
           some = some || masked_[w] != 0;
         }
         if (!some) continue;
+        unsigned n = 0;
+        for (unsigned w = 0; w < out_words_; ++w) n += static_cast<unsigned>(__builtin_popcountll(masked_[w]));
+        input_activity_.record(n);
         pick_[i] = out_words_ == 1 ? input_arb_[i].arbitrate(masked_[0]) : input_arb_[i].arbitrate_words(masked_.data());
         picked_by_[static_cast<std::size_t>(pick_[i]) * in_words_ + i / 64] |= std::uint64_t{1} << (i % 64);
         any = true;
@@ -88,6 +92,9 @@ class SeparableAllocator {
         bool some = false;
         for (unsigned w = 0; w < in_words_ && !some; ++w) some = by[w] != 0;
         if (!some) continue;
+        unsigned n = 0;
+        for (unsigned w = 0; w < in_words_; ++w) n += static_cast<unsigned>(__builtin_popcountll(by[w]));
+        output_activity_.record(n);
         const int i = in_words_ == 1 ? output_arb_[o].arbitrate(by[0]) : output_arb_[o].arbitrate_words(by);
         grant[i] = static_cast<int>(o);
         free_outputs_[o / 64] &= ~(std::uint64_t{1} << (o % 64));
@@ -105,8 +112,14 @@ class SeparableAllocator {
     return grants;
   }
 
+  // Decisions of the input and output stages' arbiters, and their requests
+  // (every round counts: an iSLIP round is one more decision).
+  const ArbiterActivity& input_activity() const { return input_activity_; }
+  const ArbiterActivity& output_activity() const { return output_activity_; }
+
  private:
   Options options_;
+  ArbiterActivity input_activity_, output_activity_;
   std::vector<RoundRobinArbiter> input_arb_;
   std::vector<RoundRobinArbiter> output_arb_;
   unsigned in_words_ = 1, out_words_ = 1;

@@ -177,6 +177,8 @@ class VcAllocator {
   unsigned request_words() const { return words_; }
   std::uint64_t* request(unsigned ivc) { return &requests[static_cast<std::size_t>(ivc) * words_]; }
   unsigned run() { return alloc_.allocate(requests.data(), grants.data()); }
+  const ArbiterActivity& input_activity() const { return alloc_.input_activity(); }
+  const ArbiterActivity& output_activity() const { return alloc_.output_activity(); }
   std::vector<std::uint64_t> requests;
   std::vector<int> grants;
 
@@ -208,6 +210,7 @@ class SwitchAllocator {
       grant[p] = -1;
       picked_[p] = ready[p] ? vc_arb_[p].arbitrate(ready[p]) : -1;
       if (picked_[p] < 0) continue;
+      input_activity_.record(static_cast<unsigned>(__builtin_popcountll(ready[p])));
       const unsigned o = out_of(p, picked_[p]);
       wanted_by_[static_cast<std::size_t>(o) * words_ + p / 64] |= std::uint64_t{1} << (p % 64);
       wanted_[o / 64] |= std::uint64_t{1} << (o % 64);
@@ -218,6 +221,9 @@ class SwitchAllocator {
       for (std::uint64_t m = wanted_[w]; m != 0; m &= m - 1) {
         const unsigned o = w * 64 + static_cast<unsigned>(__builtin_ctzll(m));
         std::uint64_t* by = &wanted_by_[static_cast<std::size_t>(o) * words_];
+        unsigned requests = 0;
+        for (unsigned k = 0; k < words_; ++k) requests += static_cast<unsigned>(__builtin_popcountll(by[k]));
+        output_activity_.record(requests);
         const int p = words_ == 1 ? port_arb_[o].arbitrate(by[0]) : port_arb_[o].arbitrate_words(by);
         for (unsigned k = 0; k < words_; ++k) by[k] = 0;
         port_arb_[o].update(p);
@@ -228,7 +234,12 @@ class SwitchAllocator {
     }
   }
 
+  // Decisions of the input ports' and the output ports' arbiters, and their requests.
+  const ArbiterActivity& input_activity() const { return input_activity_; }
+  const ArbiterActivity& output_activity() const { return output_activity_; }
+
  private:
+  ArbiterActivity input_activity_, output_activity_;
   std::vector<RoundRobinArbiter> vc_arb_;
   std::vector<RoundRobinArbiter> port_arb_;
   std::vector<int> picked_;

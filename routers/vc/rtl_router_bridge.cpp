@@ -102,6 +102,7 @@ Cycle RtlRouterBridge::tick(Cycle now) {
     ++flits_out_;
   }
   module_->clock(model_);
+  ++clocked_;
   return flits_in_ != flits_out_ || flits_in_ != credits_out_ ? now + 1 : kNever;
 }
 

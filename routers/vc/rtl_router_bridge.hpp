@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/activity.hpp"
 #include "models/engine.hpp"
 #include "models/link.hpp"
 #include "models/packet.hpp"
@@ -57,6 +58,19 @@ class RtlRouterBridge : public Clocked {
   // VcRouter::buffered() counts them.
   unsigned buffered() const { return static_cast<unsigned>(flits_in_ - credits_out_); }
   void set_stage_log(StageLog* log) { stages_ = log; }
+  // What the energy model can see of an RTL router at its ports
+  // (docs/energy.md): flits written into its input buffers (arrived), read
+  // out of them (credited upstream) and through its crossbar (sent), and the
+  // cycles it was clocked. Its allocators' decisions are inside the RTL and
+  // stay zero: they are not priced.
+  RouterActivity activity() const {
+    RouterActivity a;
+    a.clocked_cycles = clocked_;
+    a.buffer_writes = flits_in_;
+    a.buffer_reads = credits_out_;
+    a.crossbar = flits_out_;
+    return a;
+  }
   // --vcd: the router's own signals into `path` (a module made with --trace;
   // false if it was not), one sample per evaluated cycle at cycle x
   // time_per_cycle in `timescale` units, the run's waveform's time base.
@@ -88,6 +102,7 @@ class RtlRouterBridge : public Clocked {
   icnsim_rtl_router_inputs in_{};
   icnsim_rtl_router_outputs out_{};
   std::uint64_t flits_in_ = 0, flits_out_ = 0, credits_out_ = 0;
+  std::uint64_t clocked_ = 0;  // cycles the router was clocked
   StageLog* stages_ = nullptr;
   std::unordered_map<PacketId, Cycle> head_arrived_;
   bool tracing_ = false;

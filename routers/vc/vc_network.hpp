@@ -70,6 +70,23 @@ class VcNetwork : public sc_core::sc_module {
   const std::vector<NamedLink>& channels() const { return channels_; }
   std::uint64_t flits_buffered() const;
 
+  // What the network's hardware did (models/activity.hpp), read from the
+  // routers' counters and the links' transfer counts (vc_activity.cpp).
+  struct Activity {
+    struct RouterType {
+      unsigned ports = 0;
+      unsigned routers = 0;
+      RouterActivity activity;  // summed over these routers
+    };
+    std::vector<RouterType> router_types;  // routers grouped by ports, ascending
+    RouterActivity routers;                // every router
+    std::uint64_t channels = 0, channel_flits = 0;           // router-to-router links
+    std::uint64_t injection_links = 0, injection_flits = 0;  // NIC -> router
+    std::uint64_t ejection_links = 0, ejection_flits = 0;    // router -> NIC
+    unsigned rtl_routers = 0;  // of them RTL (router.model=rtl): no allocator counts
+  };
+  Activity activity() const;
+
   // The flit link leaving router r's output port p, and the credit link
   // leaving its input port p (upstream); for fault injection and probes.
   FlitLink& flit_link(unsigned r, unsigned p) { return flit_out_[offset_[r] + p]; }

@@ -40,10 +40,14 @@ void VcRouter::connect(unsigned port, FlitLink* in, FlitLink* out, CreditLink* c
 }
 
 Cycle VcRouter::tick(Cycle now) {
+  // The clock runs (stats.activity clocked_cycles) in a cycle the router holds
+  // a flit or receives a flit or a credit, whichever scheduler evaluates it.
+  bool clocked = buffered_ != 0 || crossbar_.busy();
   // Credits first: a credit that arrives now can be used by this cycle's
   // switch allocation.
   if (use_mask_) {
     std::uint32_t& word = arrivals_.ports[now & 1u];
+    clocked = clocked || word != 0;
     for (std::uint32_t w = word >> 8; w != 0; w &= w - 1) {
       const unsigned p = static_cast<unsigned>(__builtin_ctz(w));
       links_[p].credit_in->receive(now, [&](const Credit& c) { outputs_.restore(p, c.vc); });
@@ -52,11 +56,16 @@ Cycle VcRouter::tick(Cycle now) {
     word = 0;
   } else {
     for (unsigned p = 0; p < ports_; ++p) {
-      if (links_[p].credit_in) links_[p].credit_in->receive(now, [&](const Credit& c) { outputs_.restore(p, c.vc); });
+      if (links_[p].credit_in)
+        links_[p].credit_in->receive(now, [&](const Credit& c) {
+          outputs_.restore(p, c.vc);
+          clocked = true;
+        });
     }
     for (unsigned p = 0; p < ports_; ++p)
       if (links_[p].in) read_input(p, now);
   }
+  if (clocked || buffered_ != 0) ++activity_.clocked_cycles;
   // Switch traversal: flits granted the switch earlier leave on their links.
   crossbar_.leave(now, [&](unsigned p, const Flit& f) {
     links_[p].out->send(now, f);
@@ -72,6 +81,7 @@ Cycle VcRouter::tick(Cycle now) {
 void VcRouter::read_input(unsigned p, Cycle now) {
   links_[p].in->receive(now, [&](const Flit& f) {
     inputs_.push(p * params_.vcs + f.vc, BufferedFlit{f, now + 1});  // buffer write takes this cycle
+    ++activity_.buffer_writes;
     ++buffered_;
     if (f.head()) heads_pending_ = true;
   });
@@ -178,6 +188,7 @@ void VcRouter::allocate_switch(Cycle now) {
     InputUnits::VcState& s = inputs_.state(ivc);
     Flit f = inputs_.pop(ivc).flit;
     --buffered_;
+    ++activity_.buffer_reads;
     links_[p].credit_out->send(now, Credit{static_cast<std::uint8_t>(v)});  // the entry is free again
     outputs_.consume(s.out_port, s.out_vc);
     if (f.head()) {
@@ -201,6 +212,7 @@ void VcRouter::allocate_switch(Cycle now) {
     grant_cycle_[s.out_port] = now;
     grant_input_[s.out_port] = static_cast<std::uint16_t>(p);
     crossbar_.traverse(s.out_port, now, f);
+    ++activity_.crossbar;
     inputs_.times(ivc).waiting_since = now;
     if (f.tail()) {
       outputs_.release(s.out_port, s.out_vc);

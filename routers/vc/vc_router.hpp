@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "models/activity.hpp"
 #include "models/engine.hpp"
 #include "models/link.hpp"
 #include "models/packet.hpp"
@@ -74,6 +75,15 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   }
   const FlitLink* out_link(unsigned port) const { return links_[port].out; }
   unsigned buffered() const { return buffered_; }
+  // What the router's blocks did (models/activity.hpp; docs/energy.md).
+  RouterActivity activity() const {
+    RouterActivity a = activity_;
+    a.sw_input = sw_alloc_.input_activity();
+    a.sw_output = sw_alloc_.output_activity();
+    a.vc_input = vc_alloc_.input_activity();
+    a.vc_output = vc_alloc_.output_activity();
+    return a;
+  }
   // Fault injection (network.failed_links): the output link of `port` never
   // carries a flit; with no credits for it, nothing is ever granted to it.
   void fail_output(unsigned port);
@@ -126,6 +136,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   bool heads_pending_ = false;  // an idle VC may have a head at its front
   unsigned buffered_ = 0;       // flits in the input buffers
   unsigned in_pipeline_ = 0;    // heads in route computation or VC allocation
+  RouterActivity activity_;     // clocked cycles, buffer writes and reads, crossbar traversals
   std::vector<PortLinks> links_;
   InputUnits inputs_;
   OutputUnits outputs_;

@@ -190,15 +190,16 @@ TEST(Cli, ThePrintedRowIsTheJsonsFigures) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::ordered_json::parse(read_file(dir + "/vc.json"))["result"];
   const std::vector<std::string> row = printed_row(r.out);
-  ASSERT_EQ(row.size(), 10u) << r.out;
+  ASSERT_EQ(row.size(), 11u) << r.out;
   EXPECT_EQ(row[2], fixed(j["throughput"]["offered"].get<double>(), 4));
   EXPECT_EQ(row[3], fixed(j["throughput"]["accepted"].get<double>(), 4));
   EXPECT_EQ(row[4], fixed(j["latency"]["packet"]["mean"].get<double>(), 2));
   EXPECT_EQ(row[5], fixed(j["latency"]["network"]["mean"].get<double>(), 2));
   EXPECT_EQ(row[6], std::to_string(j["latency"]["packet"]["p99"].get<std::uint64_t>()));
   EXPECT_EQ(row[7], fixed(j["hops"]["mean"].get<double>(), 2));
-  EXPECT_EQ(row[8], j["stable"].get<bool>() ? "yes" : "NO");
-  EXPECT_EQ(row[9], j["verified"].get<bool>() ? "yes" : "NO");
+  EXPECT_EQ(row[8], fixed(j["energy"]["per_flit_pj"].get<double>(), 1));
+  EXPECT_EQ(row[9], j["stable"].get<bool>() ? "yes" : "NO");
+  EXPECT_EQ(row[10], j["verified"].get<bool>() ? "yes" : "NO");
 
   // The pipelined broadcast on the VC mesh beside its reference crossbar.
   const CommandResult c = run_icnsim("run /dev/null --set network.type=vc --set network.k=4 --set "
@@ -207,13 +208,14 @@ TEST(Cli, ThePrintedRowIsTheJsonsFigures) {
   ASSERT_EQ(c.exit_code, 0) << c.err;
   const auto k = nlohmann::ordered_json::parse(read_file(dir + "/coll.json"));
   const std::vector<std::string> cells = printed_row(c.out);
-  ASSERT_EQ(cells.size(), 15u) << c.out;
+  ASSERT_EQ(cells.size(), 16u) << c.out;
   EXPECT_EQ(cells[9], std::to_string(k["result"]["cycles"].get<std::uint64_t>()));
   EXPECT_EQ(cells[10], std::to_string(k["result"]["crossbar_cycles"].get<std::uint64_t>()));
   EXPECT_EQ(cells[11], fixed(k["result"]["lost_percent"].get<double>(), 1) + " %");
   EXPECT_EQ(cells[12], std::to_string(k["congestion"]["tree_edge_congestion"].get<std::uint64_t>()));
   EXPECT_EQ(cells[13], std::to_string(k["congestion"]["max_packets_on_link"].get<std::uint64_t>()));
-  EXPECT_EQ(cells[14], "yes");
+  EXPECT_EQ(cells[14], fixed(k["result"]["energy"]["per_flit_pj"].get<double>(), 1));
+  EXPECT_EQ(cells[15], "yes");
 }
 
 }  // namespace icn::test

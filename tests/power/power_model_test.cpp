@@ -44,6 +44,16 @@ TEST(PowerModel, ClockEnergyIsThePipelineRegistersClockLoadAtVddSquared) {
   // 32 nm: 1.44e-14 F per bit at 0.9 V.
   const RouterFigures g = model("32nm").router(shape(5, 2, 4, 64));
   EXPECT_NEAR(g.energy.clock, 960 * 1.44e-14 * 0.81, 1e-15);
+  // icnsim's VC router: only the register after the crossbar, 5 x 64 bits x
+  // 15 fF = 4.8 pJ a cycle; its leakage and area a third of ORION's router's.
+  RouterShape one = shape(5, 2, 4, 64);
+  one.register_after_link = one.register_after_buffers = false;
+  const RouterFigures h = model("45nm").router(one);
+  EXPECT_NEAR(h.energy.clock, 4.8e-12, 1e-15);
+  EXPECT_NEAR(h.leakage_w.clock * 3, f.leakage_w.clock, 1e-12 * f.leakage_w.clock);
+  EXPECT_NEAR(h.area_mm2.clock * 3, f.area_mm2.clock, 1e-12 * f.area_mm2.clock);
+  EXPECT_EQ(h.energy.buffer_write, f.energy.buffer_write);  // nothing else changes
+  EXPECT_EQ(h.area_mm2.crossbar, f.area_mm2.crossbar);
 }
 
 TEST(PowerModel, BufferWriteIsOrionsFlipFlopWorkedOutByHand) {
