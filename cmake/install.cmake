@@ -2,6 +2,8 @@
 #   bin/icnsim
 #   lib/libicnsim_*.a                      the static libraries
 #   include/icnsim/<folder>/*.hpp          the headers, as the tree has them (models, nics, power, routers, testbench)
+#   include/icnsim/rtl/bridge/*.h          the RTL router modules' C entry point
+#   lib/icnsim/icnsim_vc_router_twin.so    the VC router twin, for router.model=rtl
 #   lib/cmake/icnsim/                      find_package(icnsim CONFIG)
 #   lib/pkgconfig/icnsim.pc                pkg-config icnsim
 #   share/icnsim/{scenarios,scripts}       the shipped scenarios, the sweep script
@@ -29,6 +31,15 @@ foreach(folder models nics power routers testbench)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/icnsim/${folder}
           COMPONENT library FILES_MATCHING PATTERN "*.hpp")
 endforeach()
+
+# The RTL router modules' C entry point (routers/vc/rtl_router_module.hpp
+# includes it), and the VC router twin's module where an installed icnsim
+# looks for it (bin/../lib/icnsim/, testbench/vc_rtl.cpp).
+install(FILES ${PROJECT_SOURCE_DIR}/rtl/bridge/icnsim_rtl_router.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/icnsim/rtl/bridge COMPONENT library)
+if(ICNSIM_RTL AND DEFINED ICNSIM_RTL_TWIN_MODULE)
+  install(FILES ${ICNSIM_RTL_TWIN_MODULE} DESTINATION ${CMAKE_INSTALL_LIBDIR}/icnsim COMPONENT library)
+endif()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/testbench/scenarios/ DESTINATION ${ICNSIM_INSTALL_SCENARIODIR}
         COMPONENT library FILES_MATCHING PATTERN "*.yaml")

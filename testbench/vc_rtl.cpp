@@ -29,7 +29,8 @@ const RawParam kRtlRouters{"router.rtl_routers", "all", "all | [router, ...] nam
                            "which routers are RTL; the others are C++", "router.model=rtl"};
 
 // The twin module built with icnsim: beside the binary's build tree
-// (testbench/icnsim -> rtl/...), else where CMake built it.
+// (testbench/icnsim -> rtl/...), installed (bin/icnsim -> lib/icnsim/...),
+// else where CMake built it.
 std::string default_module() {
   const char* name = "icnsim_vc_router_twin.so";
   char exe[PATH_MAX];
@@ -37,8 +38,10 @@ std::string default_module() {
   if (n > 0) {
     std::string dir(exe, static_cast<std::size_t>(n));
     dir = dir.substr(0, dir.find_last_of('/'));
-    const std::string beside = dir + "/../rtl/" + name;
-    if (std::ifstream(beside).good()) return beside;
+    for (const char* rel : {"/../rtl/", "/../lib/icnsim/"}) {
+      const std::string beside = dir + rel + name;
+      if (std::ifstream(beside).good()) return beside;
+    }
   }
 #ifdef ICNSIM_RTL_TWIN_MODULE
   if (std::ifstream(ICNSIM_RTL_TWIN_MODULE).good()) return ICNSIM_RTL_TWIN_MODULE;

@@ -175,6 +175,28 @@ env -u ICNSIM_SWEEP_SCRIPT "$work/prefix/bin/icnsim" sweep "$work/sweep.yaml" --
   || fail "icnsim sweep from the installed prefix failed"
 [ "$(wc -l <"$work/sweep/results.csv")" -eq 3 ] || fail "the sweep's table has not two rows"
 
+# router.model=rtl from the prefix: the installed icnsim finds the installed
+# VC router twin (lib/icnsim/) and its run is the C++ router's, packet for
+# packet on this small case (same JSON but the stage split, the scenario's
+# keys and the allocators' activity). Only when the build made the twin.
+if [ -e "$build/rtl/icnsim_vc_router_twin.so" ]; then
+  [ -e "$work/prefix/include/icnsim/rtl/bridge/icnsim_rtl_router.h" ] || fail "the install lacks the RTL router entry point"
+  [ -e "$work/prefix/lib/icnsim/icnsim_vc_router_twin.so" ] || fail "the install lacks the VC router twin module"
+  for m in cpp rtl; do
+    (cd "$work" && "$work/prefix/bin/icnsim" run "$work/prefix/share/icnsim/scenarios/mesh8x8_uniform.yaml" \
+       --set network.k=4 --set measure.cycles=300 --set router.model=$m --quiet --json "rtl_$m.json") \
+      || fail "the installed icnsim failed with router.model=$m"
+  done
+  python3 - "$work/rtl_cpp.json" "$work/rtl_rtl.json" <<'PY' || fail "router.model=rtl from the prefix differs from the C++ router"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert b["scenario"]["router"]["model"] == "rtl" and "/lib/icnsim/" in b["scenario"]["router"]["rtl"], b["scenario"]["router"]
+for j in (a, b):
+    del j["result"]["latency"]["stages"], j["result"]["energy"]
+assert a["result"] == b["result"] and a["result"]["verified"], (a["result"], b["result"])
+PY
+fi
+
 # The Debian package: its dependencies, and the example against its files.
 (cd "$build" && cpack -B "$work/deb" >/dev/null) || fail "cpack failed"
 deb=$(ls "$work"/deb/icnsim_*.deb)
