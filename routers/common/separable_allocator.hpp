@@ -92,9 +92,7 @@ class SeparableAllocator {
         bool some = false;
         for (unsigned w = 0; w < in_words_ && !some; ++w) some = by[w] != 0;
         if (!some) continue;
-        unsigned n = 0;
-        for (unsigned w = 0; w < in_words_; ++w) n += static_cast<unsigned>(__builtin_popcountll(by[w]));
-        output_activity_.record(n);
+        ++output_decisions_;
         const int i = in_words_ == 1 ? output_arb_[o].arbitrate(by[0]) : output_arb_[o].arbitrate_words(by);
         grant[i] = static_cast<int>(o);
         free_outputs_[o / 64] &= ~(std::uint64_t{1} << (o % 64));
@@ -113,13 +111,16 @@ class SeparableAllocator {
   }
 
   // Decisions of the input and output stages' arbiters, and their requests
-  // (every round counts: an iSLIP round is one more decision).
+  // (every round counts: an iSLIP round is one more decision). Each input
+  // stage decision is one request to the output stage, so the output stage's
+  // requests are the input stage's decisions.
   const ArbiterActivity& input_activity() const { return input_activity_; }
-  const ArbiterActivity& output_activity() const { return output_activity_; }
+  ArbiterActivity output_activity() const { return {output_decisions_, input_activity_.decisions}; }
 
  private:
   Options options_;
-  ArbiterActivity input_activity_, output_activity_;
+  ArbiterActivity input_activity_;
+  std::uint64_t output_decisions_ = 0;
   std::vector<RoundRobinArbiter> input_arb_;
   std::vector<RoundRobinArbiter> output_arb_;
   unsigned in_words_ = 1, out_words_ = 1;

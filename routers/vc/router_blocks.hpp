@@ -178,7 +178,7 @@ class VcAllocator {
   std::uint64_t* request(unsigned ivc) { return &requests[static_cast<std::size_t>(ivc) * words_]; }
   unsigned run() { return alloc_.allocate(requests.data(), grants.data()); }
   const ArbiterActivity& input_activity() const { return alloc_.input_activity(); }
-  const ArbiterActivity& output_activity() const { return alloc_.output_activity(); }
+  ArbiterActivity output_activity() const { return alloc_.output_activity(); }
   std::vector<std::uint64_t> requests;
   std::vector<int> grants;
 
@@ -221,9 +221,7 @@ class SwitchAllocator {
       for (std::uint64_t m = wanted_[w]; m != 0; m &= m - 1) {
         const unsigned o = w * 64 + static_cast<unsigned>(__builtin_ctzll(m));
         std::uint64_t* by = &wanted_by_[static_cast<std::size_t>(o) * words_];
-        unsigned requests = 0;
-        for (unsigned k = 0; k < words_; ++k) requests += static_cast<unsigned>(__builtin_popcountll(by[k]));
-        output_activity_.record(requests);
+        ++output_decisions_;
         const int p = words_ == 1 ? port_arb_[o].arbitrate(by[0]) : port_arb_[o].arbitrate_words(by);
         for (unsigned k = 0; k < words_; ++k) by[k] = 0;
         port_arb_[o].update(p);
@@ -234,12 +232,14 @@ class SwitchAllocator {
     }
   }
 
-  // Decisions of the input ports' and the output ports' arbiters, and their requests.
+  // Decisions of the input ports' and the output ports' arbiters, and their
+  // requests: each input port's decision is one request to an output port.
   const ArbiterActivity& input_activity() const { return input_activity_; }
-  const ArbiterActivity& output_activity() const { return output_activity_; }
+  ArbiterActivity output_activity() const { return {output_decisions_, input_activity_.decisions}; }
 
  private:
-  ArbiterActivity input_activity_, output_activity_;
+  ArbiterActivity input_activity_;
+  std::uint64_t output_decisions_ = 0;
   std::vector<RoundRobinArbiter> vc_arb_;
   std::vector<RoundRobinArbiter> port_arb_;
   std::vector<int> picked_;

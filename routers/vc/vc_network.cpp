@@ -121,11 +121,11 @@ std::string VcNetwork::waiting_cycle() const {
   // downstream input VC it feeds; one waiting for a VC waits for the input VCs
   // of the same router that hold every VC it may take. A deadlock is a cycle.
   std::vector<std::vector<unsigned>> next(N);
-  for (unsigned r = 0; r < topo_.routers(); ++r)
+  for (unsigned r = 0; r < topo_.routers(); ++r) {
+    if (!routers_[r]) continue;  // an RTL router's waits are not visible
     for (unsigned p = 0; p < topo_.ports(r); ++p)
       for (unsigned v = 0; v < V; ++v) {
         const unsigned id = (offset_[r] + p) * V + v;
-        if (!routers_[r]) continue;  // an RTL router's waits are not visible
         unsigned op = 0, ov = 0;
         if (routers_[r]->waits_on_credit(p, v, op, ov)) {
           const std::optional<PortRef> nb = topo_.neighbor(r, op);
@@ -133,6 +133,7 @@ std::string VcNetwork::waiting_cycle() const {
         }
         for (unsigned owner : routers_[r]->waits_on_vc(p, v)) next[id].push_back(offset_[r] * V + owner);
       }
+  }
   auto label = [&](unsigned i) {
     const unsigned v = i % V, flat = i / V;
     const unsigned r = static_cast<unsigned>(std::upper_bound(offset_.begin(), offset_.end(), flat) - offset_.begin()) - 1;
