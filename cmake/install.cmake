@@ -6,7 +6,8 @@
 #   lib/icnsim/icnsim_vc_router_twin.so    the VC router twin, for router.model=rtl
 #   lib/cmake/icnsim/                      find_package(icnsim CONFIG)
 #   lib/pkgconfig/icnsim.pc                pkg-config icnsim
-#   share/icnsim/{scenarios,scripts}       the shipped scenarios, the sweep script
+#   share/icnsim/{scenarios,scripts}       the shipped scenarios, the sweep and rtl_router_module scripts
+#   share/icnsim/rtl/                      the module wrapper and the twin's sources, for rtl_router_module
 #   share/doc/icnsim/                      README and docs
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -44,6 +45,15 @@ endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/testbench/scenarios/ DESTINATION ${ICNSIM_INSTALL_SCENARIODIR}
         COMPONENT library FILES_MATCHING PATTERN "*.yaml")
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/sweep DESTINATION ${CMAKE_INSTALL_DATADIR}/icnsim/scripts COMPONENT library)
+# Your own router into a module without the source tree (docs/rtl_router.md):
+# the script, the generic wrapper it compiles (its headers are under
+# include/icnsim), and the twin's sources and shim example to start from.
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/rtl_router_module DESTINATION ${CMAKE_INSTALL_DATADIR}/icnsim/scripts
+        COMPONENT library)
+install(FILES ${PROJECT_SOURCE_DIR}/rtl/bridge/icnsim_rtl_router_module.cpp
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/icnsim/rtl/bridge COMPONENT library)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/rtl/vc_router/ DESTINATION ${CMAKE_INSTALL_DATADIR}/icnsim/rtl/vc_router
+        COMPONENT library FILES_MATCHING PATTERN "*.sv")
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT library)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT library)
 

@@ -195,6 +195,21 @@ for j in (a, b):
     del j["result"]["latency"]["stages"], j["result"]["energy"]
 assert a["result"] == b["result"] and a["result"]["verified"], (a["result"], b["result"])
 PY
+  # A router made into a module with the prefix alone (docs/rtl_router.md):
+  # the installed script, wrapper and headers turn the installed twin sources
+  # into a module that runs as the C++ router does.
+  twin=("$work"/prefix/share/icnsim/rtl/vc_router/vc_*.sv)
+  [ ${#twin[@]} -ge 9 ] || fail "the install lacks the twin's sources: ${twin[*]}"
+  (cd "$work" && "$work/prefix/share/icnsim/scripts/rtl_router_module" "${twin[@]}" --top vc_router \
+     -o "$work/my_router.so" >/dev/null) || fail "rtl_router_module from the prefix failed"
+  (cd "$work" && "$work/prefix/bin/icnsim" run "$work/prefix/share/icnsim/scenarios/mesh8x8_uniform.yaml" \
+     --set network.k=4 --set measure.cycles=300 --set router.model=rtl --set router.rtl="$work/my_router.so" \
+     --quiet --json rtl_mine.json) || fail "the installed icnsim failed with the module made from the prefix"
+  python3 - "$work/rtl_rtl.json" "$work/rtl_mine.json" <<'PY' || fail "the module made from the prefix differs from the installed twin"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["result"] == b["result"] and b["result"]["verified"], (a["result"], b["result"])
+PY
 fi
 
 # The Debian package: its dependencies, and the example against its files.
