@@ -18,6 +18,7 @@ const char* to_string(RunOutcome::Status status) {
     case RunOutcome::Status::kStalled: return "stalled";
     case RunOutcome::Status::kCycleLimit: return "cycle_limit";
     case RunOutcome::Status::kInterrupted: return "interrupted";
+    case RunOutcome::Status::kFault: return "fault";
   }
   return "?";
 }
@@ -40,10 +41,15 @@ void CycleEngine::add(Clocked& block) {
     Clocked* b = &block;
     sc_core::sc_spawn(
         [this, b] {
+          if (!fault_.empty()) return;  // a block broke its hardware's rules earlier in this cycle
           b->last_tick_ = now_;
           ++evaluations_;
-          const Cycle next = b->tick(now_);
-          if (next != kNever) wake(*b, next);
+          try {
+            const Cycle next = b->tick(now_);
+            if (next != kNever) wake(*b, next);
+          } catch (const HardwareFault& e) {
+            fault_ = e.what();
+          }
         },
         sc_core::sc_gen_unique_name("tick"), &opts);
   }
@@ -124,7 +130,14 @@ void CycleEngine::step() {
     step_per_block_methods();
     return;
   }
-  if (now_ != 0) run_cycle(now_);
+  if (now_ != 0) {
+    try {
+      run_cycle(now_);
+    } catch (const HardwareFault& e) {
+      finish(RunOutcome::Status::kFault, e.what());
+      return;
+    }
+  }
   end_of_cycle();
 }
 
@@ -159,6 +172,10 @@ void CycleEngine::step_per_block_methods() {
       }
       stage_ = Stage::kStart;
       current_phase_ = kPhaseCount;
+      if (!fault_.empty()) {
+        finish(RunOutcome::Status::kFault, fault_);
+        return;
+      }
       for (auto& hook : cycle_hooks_) hook(now_);
       end_of_cycle();
       return;
@@ -237,7 +254,9 @@ void CycleEngine::finish(RunOutcome::Status status, std::string diagnostic) {
   outcome_.last_cycle = now_;
   // Where traffic waits explains a stall or the cycle limit; an interrupted
   // run is not at fault, and its line stays short.
-  if (status != RunOutcome::Status::kCompleted && status != RunOutcome::Status::kInterrupted) {
+  // A fault's line says itself what went wrong, and where.
+  if (status != RunOutcome::Status::kCompleted && status != RunOutcome::Status::kInterrupted &&
+      status != RunOutcome::Status::kFault) {
     outcome_.held = collect_held();
     if (!outcome_.held.empty()) {
       const HeldTraffic& oldest = outcome_.held.front();

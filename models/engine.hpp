@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <queue>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -75,14 +76,23 @@ class Clocked {
   Cycle queued_for_ = kNever;
 };
 
+// Thrown by a block whose modelled hardware broke a rule the model cannot go
+// on past (a loaded RTL router that breaks its port contract): the engine
+// ends the run at that cycle with status "fault" and this one line, as it
+// ends a stalled run, instead of an internal error.
+class HardwareFault : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct RunOutcome {
-  enum class Status { kRunning, kCompleted, kStalled, kCycleLimit, kInterrupted };
+  enum class Status { kRunning, kCompleted, kStalled, kCycleLimit, kInterrupted, kFault };
   Status status = Status::kRunning;
   Cycle last_cycle = 0;     // last cycle the engine evaluated
   // Open-loop runs end by the testbench's stop(), with traffic still in flight.
   bool stopped = false;
   std::size_t in_flight_at_stop = 0;
-  std::string diagnostic;   // one line, set for kStalled, kCycleLimit and kInterrupted
+  std::string diagnostic;   // one line, set for kStalled, kCycleLimit, kInterrupted and kFault
   std::vector<HeldTraffic> held;  // where traffic was held when the run stopped
 };
 
@@ -203,6 +213,7 @@ class CycleEngine : public sc_core::sc_module {
   std::uint64_t evaluations_ = 0;
   RunOutcome outcome_;
   bool flushing_ = false;
+  std::string fault_;  // per-block methods: a HardwareFault's line, ends the run at the cycle's end
   bool stop_requested_ = false;
   // Per-block-methods mode: the delta cycle of the current cycle we are in.
   enum class Stage { kStart, kProcessorsRunning, kNetworkRunning, kEnd };

@@ -17,6 +17,7 @@
 // unchecked (and whose $date line made two identical runs differ).
 #pragma once
 
+#include <algorithm>
 #include <systemc>
 
 #include <cstdint>
@@ -94,6 +95,18 @@ class WaveformTracer {
     selected_ = std::move(names);
     matched_.assign(selected_.size(), false);
   }
+  // Whether the block `name` is traced: every block unless
+  // outputs.trace_routers named some (for writers beside this one, such as
+  // an RTL router's own file).
+  bool traces_block(const std::string& name) const {
+    return selected_.empty() || std::find(selected_.begin(), selected_.end(), name) != selected_.end();
+  }
+  // outputs.trace_window [from, to], in cycles, for those writers too.
+  void set_window(Cycle from, Cycle to) {
+    window_from_ = from;
+    window_to_ = to;
+  }
+  bool in_window(Cycle c) const { return c >= window_from_ && c <= window_to_; }
   // The selected names no probe has matched (after elaboration: a name the
   // network does not have, which would leave an empty waveform).
   std::vector<std::string> unmatched_blocks() const {
@@ -214,6 +227,7 @@ class WaveformTracer {
   std::vector<std::function<std::string()>> companions_;
   std::vector<Filter> filters_;
   std::vector<std::string> selected_;
+  Cycle window_from_ = 0, window_to_ = kNever;
   std::vector<bool> matched_;
   std::size_t offered_ = 0;      // probes offered by the network, kept or not (outputs.trace_routers)
   std::uint64_t written_ = 0;    // VCD bytes written so far

@@ -395,7 +395,10 @@ Simulated simulate(Prepared& p, RunOutputs& outputs, const ResourceEstimate& est
   Simulated s;
   WaveformTracer* tracer = outputs.open_waveform(p.ctx.engine.period);
   p.ctx.tracer = tracer;
-  if (tracer != nullptr) tracer->select_blocks(p.ctx.trace_blocks);  // outputs.trace_routers
+  if (tracer != nullptr) {
+    tracer->select_blocks(p.ctx.trace_blocks);               // outputs.trace_routers
+    tracer->set_window(p.ctx.trace_from, p.ctx.trace_to);  // outputs.trace_window
+  }
   WallClock elaboration;
   s.experiment = p.setup->elaborate("icnsim", p.ctx).release();
   if (tracer != nullptr) {

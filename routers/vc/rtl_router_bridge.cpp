@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "models/config.hpp"
 #include "models/rng.hpp"
 #include "models/trace.hpp"
 
@@ -18,6 +19,7 @@ RtlRouterBridge::RtlRouterBridge(std::string name, unsigned id, const MeshTorusT
     : Clocked(Phase::kNetwork), name_(std::move(name)), id_(id), topo_(topo), pool_(pool), module_(std::move(module)),
       ports_(topo.ports(id)), coord_w_(module_->info().coord_w) {
   links_.assign(ports_, PortLinks{});
+  buffered_.assign(std::size_t{ports_} * topo.vcs(), 0);
   icnsim_rtl_router_straps s{};
   s.router_id = id;
   s.coord = address(id);  // one node per router: router r is node r
@@ -31,7 +33,8 @@ RtlRouterBridge::RtlRouterBridge(std::string name, unsigned id, const MeshTorusT
   std::uint64_t st = seed ^ (static_cast<std::uint64_t>(id) * 0xd1342543de82ef95ULL);
   for (auto& w : s.seed) w = splitmix64(st);
   model_ = module_->create(s);
-  if (model_ == nullptr) throw std::runtime_error(name_ + ": the RTL module could not create a router");
+  if (model_ == nullptr)
+    throw ConfigError("router.rtl: the module could not create router " + name_ + " (its create entry point returned NULL)");
 }
 
 RtlRouterBridge::~RtlRouterBridge() {
@@ -71,6 +74,8 @@ void RtlRouterBridge::read_inputs(Cycle now) {
         x.dst = address(pkt.dst);
         x.payload = f.packet;
         ++flits_in_;
+        ++inside_[f.packet];
+        ++buffered_[p * topo_.vcs() + f.vc];
         if (f.head() && stages_ != nullptr) head_arrived_[f.packet] = now;
       });
   }
@@ -79,19 +84,31 @@ void RtlRouterBridge::read_inputs(Cycle now) {
 Cycle RtlRouterBridge::tick(Cycle now) {
   read_inputs(now);
   module_->evaluate(model_, in_, out_);
-  if (tracing_) module_->trace_dump(model_, now * time_per_cycle_);
+  if (tracing_ && tracer_->in_window(now)) module_->trace_dump(model_, now * time_per_cycle_);
   for (unsigned p = 0; p < ports_; ++p) {
     if (out_.credit[p].valid) {
-      if (links_[p].credit_out == nullptr) throw std::logic_error(name_ + ": a credit on an unconnected port");
-      links_[p].credit_out->send(now, Credit{out_.credit[p].vc});
+      const unsigned vc = out_.credit[p].vc;
+      if (links_[p].credit_out == nullptr || vc >= topo_.vcs())
+        broke_contract(now, "it returned a credit on port " + topo_.port_name(id_, p) + " for VC " + std::to_string(vc) +
+                                " (an unconnected port or a VC the network does not have)");
+      if (buffered_[p * topo_.vcs() + vc]-- == 0)
+        broke_contract(now, "it returned a credit on port " + topo_.port_name(id_, p) + " VC " + std::to_string(vc) +
+                                " for a flit it did not hold");
+      links_[p].credit_out->send(now, Credit{static_cast<std::uint8_t>(vc)});
       ++credits_out_;
     }
     const icnsim_rtl_flit& x = out_.flit[p];
     if (!x.valid) continue;
-    if (links_[p].out == nullptr || x.vc >= topo_.vcs() || x.payload > 0xffffffffu)
-      throw std::logic_error(name_ + ": the RTL router sent a flit on port " + topo_.port_name(id_, p) +
-                             " that icnsim cannot take (no link, VC " + std::to_string(x.vc) + " or packet handle " +
-                             std::to_string(x.payload) + " out of range)");
+    if (links_[p].out == nullptr || x.vc >= topo_.vcs())
+      broke_contract(now, "it sent a flit on port " + topo_.port_name(id_, p) + " VC " + std::to_string(x.vc) +
+                              " (an unconnected port or a VC the network does not have)");
+    // The payload's low 32 bits carry the packet handle icnsim gave the flit
+    // that entered: a flit of no packet inside the router is not one of ours.
+    const auto held = x.payload <= 0xffffffffu ? inside_.find(static_cast<PacketId>(x.payload)) : inside_.end();
+    if (held == inside_.end())
+      broke_contract(now, "it sent a flit on port " + topo_.port_name(id_, p) + " with payload " +
+                              std::to_string(x.payload) + ", the handle of no packet it holds");
+    if (--held->second == 0) inside_.erase(held);
     Flit f;
     f.packet = static_cast<PacketId>(x.payload);
     f.vc = x.vc;
@@ -112,8 +129,8 @@ Cycle RtlRouterBridge::tick(Cycle now) {
 void RtlRouterBridge::head_leaves(const Flit& f, Cycle now) {
   Packet& pkt = pool_[f.packet];
   if (++pkt.hops > topo_.routers())
-    throw std::logic_error(name_ + ": packet " + std::to_string(pkt.src) + " -> " + std::to_string(pkt.dst) +
-                           " has crossed " + std::to_string(pkt.hops) + " routers, more than the network has (livelock)");
+    broke_contract(now, "packet " + std::to_string(pkt.src) + " -> " + std::to_string(pkt.dst) + " has crossed " +
+                            std::to_string(pkt.hops) + " routers, more than the network has (a livelock: its route)");
   if (stages_ == nullptr) return;
   PacketStages& st = (*stages_)[f.packet];
   auto it = head_arrived_.find(f.packet);
@@ -126,11 +143,12 @@ void RtlRouterBridge::head_leaves(const Flit& f, Cycle now) {
   st.last_send = now;
 }
 
-bool RtlRouterBridge::trace_to(const std::string& path, const std::string& timescale, std::uint64_t time_per_cycle) {
+bool RtlRouterBridge::trace_to(const std::string& path, const WaveformTracer& tracer) {
   if (!module_->traceable()) return false;
-  time_per_cycle_ = time_per_cycle;
+  time_per_cycle_ = tracer.time_per_cycle();
+  tracer_ = &tracer;
   tracing_ = true;
-  if (!module_->trace_open(model_, path, timescale)) return true;  // finish_trace() says why
+  module_->trace_open(model_, path, tracer.timescale());  // a failure: finish_trace() says why
   return true;
 }
 
@@ -138,6 +156,11 @@ std::string RtlRouterBridge::finish_trace() {
   if (!tracing_) return "";
   tracing_ = false;
   return module_->trace_close(model_);
+}
+
+void RtlRouterBridge::broke_contract(Cycle now, const std::string& what) const {
+  throw HardwareFault("RTL router " + topo_.router_name(id_) + " broke the port contract (docs/rtl_router.md) in cycle " +
+                      std::to_string(now) + ": " + what);
 }
 
 void RtlRouterBridge::report_held(std::vector<HeldTraffic>& out) const {

@@ -32,6 +32,10 @@
 #include "routers/vc/stage_log.hpp"
 #include "routers/vc/vc_topology.hpp"
 
+namespace icn {
+class WaveformTracer;
+}
+
 namespace icn::vc {
 
 // The waveform of RTL router `router_name` beside the run's `waveform_file`:
@@ -74,7 +78,8 @@ class RtlRouterBridge : public Clocked {
   // --vcd: the router's own signals into `path` (a module made with --trace;
   // false if it was not), one sample per evaluated cycle at cycle x
   // time_per_cycle in `timescale` units, the run's waveform's time base.
-  bool trace_to(const std::string& path, const std::string& timescale, std::uint64_t time_per_cycle);
+  // Only the cycles of the tracer's window (outputs.trace_window) are dumped.
+  bool trace_to(const std::string& path, const WaveformTracer& tracer);
   // Closes that file and puts it in place: "" or one line.
   std::string finish_trace();
   // Address (coordinates, CoordW bits each) of node n.
@@ -89,6 +94,10 @@ class RtlRouterBridge : public Clocked {
   };
   void read_inputs(Cycle now);
   void head_leaves(const Flit& f, Cycle now);
+  // Ends the run with status "fault": the RTL router did what the contract
+  // rules out (a flit or credit icnsim cannot take, a flit of no packet it
+  // holds, a packet in circles). One line, naming the router and the cycle.
+  [[noreturn]] void broke_contract(Cycle now, const std::string& what) const;
 
   std::string name_;
   unsigned id_;
@@ -105,7 +114,10 @@ class RtlRouterBridge : public Clocked {
   std::uint64_t clocked_ = 0;  // cycles the router was clocked
   StageLog* stages_ = nullptr;
   std::unordered_map<PacketId, Cycle> head_arrived_;
+  std::unordered_map<PacketId, std::uint32_t> inside_;  // flits of each packet inside the router
+  std::vector<std::uint32_t> buffered_;                  // per input port and VC: flits not yet credited
   bool tracing_ = false;
+  const WaveformTracer* tracer_ = nullptr;  // its window
   std::uint64_t time_per_cycle_ = 1;  // heads inside, for the stage log
 };
 

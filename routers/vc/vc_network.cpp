@@ -227,13 +227,19 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
   std::vector<std::pair<std::uint32_t, std::string>> stages;
   for (std::uint32_t v = 0; v < std::size(InputUnits::kStageNames); ++v) stages.emplace_back(v, InputUnits::kStageNames[v]);
   tracer.add_filter("vc_state", std::move(stages));
-  // RTL routers made with --trace: their own signals, FILE.<router>.rtl.vcd.
+  // RTL routers made with --trace: their own signals, FILE.<router>.rtl.vcd,
+  // with a save file (FILE.<router>.rtl.gtkw); only the routers and cycles
+  // outputs.trace_routers and outputs.trace_window keep.
   for (auto& b : bridges_)
-    if (b) {
+    if (b && tracer.traces_block(topo_.router_name(b->id()))) {
       const std::string file = rtl_router_waveform_file(tracer.path(), topo_.router_name(b->id()));
       RtlRouterBridge* bridge = b.get();
-      if (bridge->trace_to(file, tracer.timescale(), tracer.time_per_cycle()))
-        tracer.add_companion([bridge] { return bridge->finish_trace(); });
+      const WaveformTracer* t = &tracer;
+      if (bridge->trace_to(file, tracer))
+        tracer.add_companion([bridge, t, file] {
+          const std::string why = bridge->finish_trace();
+          return why.empty() ? t->write_rtl_save_file(file) : why;
+        });
     }
   for (unsigned r = 0; r < topo_.routers(); ++r) {
     const VcRouter* rt = routers_[r].get();

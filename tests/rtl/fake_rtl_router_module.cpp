@@ -4,6 +4,13 @@
  *   FAKE_VCS       the Vcs it reports (2 fits preset=booksim's network)
  *   FAKE_CONTRACT  what contract_version_o reads (1 fits)
  *   FAKE_NO_QUERY  leave out icnsim_rtl_router_query (not a module)
+ *   FAKE_MODE      what a module that is accepted does wrong while it runs:
+ *                  1 sends each flit back out of the port it came in on, with
+ *                    a payload that is no packet's handle;
+ *                  2 swallows every flit and returns no credit (a sink);
+ *                  3 returns a credit for VC 0 on the port a flit came in on,
+ *                    every cycle after (credits for flits it does not hold).
+ *                  0 or unset: nothing is sent.
  */
 #include <cstdlib>
 
@@ -27,9 +34,22 @@ EXPORT uint32_t icnsim_rtl_router_contract_version(const icnsim_rtl_router* r) {
   (void)r;
   return FAKE_CONTRACT;
 }
+#ifndef FAKE_MODE
+#define FAKE_MODE 0
+#endif
+
 EXPORT void icnsim_rtl_router_evaluate(icnsim_rtl_router* r, const icnsim_rtl_router_inputs* in,
                                        icnsim_rtl_router_outputs* out) {
-  (void)r, (void)in, (void)out;
+  for (unsigned p = 0; p < ICNSIM_RTL_ROUTER_MAX_PORTS; ++p) {
+    out->flit[p].valid = 0;
+    out->credit[p].valid = 0;
+    if (FAKE_MODE == 1 && in->flit[p].valid) {
+      out->flit[p] = in->flit[p];
+      out->flit[p].payload += 1000000;
+    }
+    if (FAKE_MODE == 3 && in->flit[p].valid) r->unused = static_cast<int>(p) + 1;
+  }
+  if (FAKE_MODE == 3 && r->unused != 0) out->credit[r->unused - 1] = {1, 0};
 }
 EXPORT void icnsim_rtl_router_clock(icnsim_rtl_router* r) { (void)r; }
 EXPORT void icnsim_rtl_router_destroy(icnsim_rtl_router* r) { std::free(r); }

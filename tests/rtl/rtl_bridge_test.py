@@ -9,8 +9,14 @@
   mesh8, torus8    the same on 8x8 networks, transpose traffic at 0.19 (above saturation)
   mixed            one RTL router (r1_2) among C++ routers, on the mesh and the torus
   vcd              one RTL router's own signals beside the run's waveform
+  collective       pipelined broadcasts (traffic.collective) on a mesh of twins
   bad              MODULE... are bad modules: each run is refused with exit 2
                    and one line before anything runs
+  faults           MODULE... are accepted but break the contract while they run
+                   (fake_rtl_router_module.cpp's modes, named by file): as one
+                   RTL router (r1_2) among C++ routers, the run ends in the
+                   cycle of the breach with exit 1, one line on stderr naming
+                   the router and what it did, and the JSON's status
 
 Packets are compared one by one: each packet's head and tail cycles on its
 destination NIC's ejection link, from the run's own waveform (--vcd), must be
@@ -186,6 +192,62 @@ def vcd(icnsim, tmp):
     ok = len(rtl) > 50 and rtl == net
     print(f"r1_2: out_valid_o high in {len(rtl)} cycles, its output links busy in {len(net)}: "
           + ("the same" if ok else f"DIFFER, first {sorted(rtl ^ net)[:5]}"))
+    # Its save file opens the file and shows its top module's ports in a group.
+    save = os.path.join(tmp, "vcd.r1_2.rtl.gtkw")
+    text = open(save).read() if os.path.exists(save) else ""
+    saved = '[dumpfile] "vcd.r1_2.rtl.vcd"' in text and "+{router/out_valid_o} router." in text
+    print("r1_2's save file: " + ("opens its file, its ports grouped" if saved else "MISSING or wrong"))
+    return ok and saved and windowed(icnsim, tmp)
+
+
+def windowed(icnsim, tmp):
+    """outputs.trace_routers and outputs.trace_window hold for the RTL
+    routers' files too: of two RTL routers only the named one gets its file,
+    and its samples are the window's cycles in which the run's waveform has
+    a sample of r1_2's output links."""
+    extra = ["router.model=rtl", "router.rtl_routers=[r1_2, r2_2]", "outputs.trace_routers=[r1_2]",
+             "outputs.trace_window=[40, 60]"]
+    run(icnsim, tmp, "win", "mesh", 0.3, extra)
+    files = sorted(f for f in os.listdir(tmp) if f.startswith("win.") and f.endswith(".rtl.vcd"))
+    with open(os.path.join(tmp, "win.r1_2.rtl.vcd")) as fh:
+        rtl = {int(line[1:]) for line in fh if line.startswith("#")}
+    with open(os.path.join(tmp, "win.vcd")) as fh:
+        net = sorted(int(line[1:]) for line in fh if line.startswith("#"))
+    # The run's waveform: a sample per cycle of the window; its time per cycle from them.
+    per = min((b - a for a, b in zip(net, net[1:]) if b > a), default=0)
+    cycles = {t // per for t in rtl} if per else set()
+    ok = files == ["win.r1_2.rtl.vcd"] and per > 0 and len(rtl) > 5 and cycles <= set(range(40, 61)) \
+        and all(t % per == 0 for t in rtl)
+    print(f"trace_routers=[r1_2], trace_window=[40, 60]: files {files}, r1_2 sampled in cycles {sorted(cycles)}"
+          + ("" if ok else " WRONG"))
+    return ok
+
+
+def collective(icnsim, tmp):
+    """Sanders & Sibeyn's pipelined broadcast (fractional tree, and a chain)
+    on an 8x4 mesh of twins: the JSON results are the C++ routers' (but for
+    the stage split and the allocators' energy, which the ports do not show)."""
+    ok = True
+    for algorithm in ("fractional", "chain"):
+        got = []
+        for model in ("cpp", "rtl"):
+            js = os.path.join(tmp, f"coll_{algorithm}_{model}.json")
+            subprocess.run([icnsim, "run", "/dev/null", "--set", "network.type=vc", "--set", "network.topology=mesh",
+                            "--set", "network.k=[8, 4]", "--set", "preset=booksim", "--set", "traffic.collective=broadcast",
+                            "--set", f"traffic.algorithm={algorithm}", "--set", "traffic.packets=16",
+                            "--set", "traffic.message_units=256", "--set", f"router.model={model}", "--json", js,
+                            "--quiet"], check=True)
+            with open(js) as f:
+                result = json.load(f)["result"]
+            # The RTL really ran: its 32 routers are priced from their ports.
+            ok = ok and (model == "cpp" or result.get("energy", {}).get("rtl_routers") == 32)
+            for key in ("energy", "stages"):
+                result.pop(key, None)
+                result.get("latency", {}).pop(key, None)
+            got.append(result)
+        same = got[0] == got[1] and got[0].get("verified") is True
+        print(f"broadcast, {algorithm}: " + ("the same results, verified" if same else "DIFFER"))
+        ok = ok and same
     return ok
 
 
@@ -204,6 +266,29 @@ def bad(icnsim, modules):
     return ok
 
 
+def faults(icnsim, tmp, modules):
+    # What each mode does, and what the line and the JSON status must say.
+    want = {"forge": ("fault", "RTL router r1_2 broke the port contract", "the handle of no packet it holds"),
+            "credit": ("fault", "RTL router r1_2 broke the port contract", "for a flit it did not hold"),
+            "sink": ("stalled", "stall:", "none moved for")}
+    ok = len(modules) == len(want)
+    for m in modules:
+        mode = next(k for k in want if k in os.path.basename(m))
+        status, *words = want[mode]
+        out = os.path.join(tmp, mode + ".json")
+        r = subprocess.run([icnsim, "run", "/dev/null", "--set", "network.type=vc", "--set", "network.k=4",
+                            "--set", "traffic.injection_rate=0.3", "--set", "measure.cycles=300",
+                            "--set", "router.model=rtl", "--set", f"router.rtl={m}",
+                            "--set", "router.rtl_routers=[r1_2]", "--json", out, "--quiet"],
+                           capture_output=True, text=True, timeout=100)
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        got = json.load(open(out))["result"].get("status") if os.path.exists(out) else None
+        good = r.returncode == 1 and len(lines) == 1 and all(w in lines[0] for w in words) and got == status
+        print(f"{mode}: exit {r.returncode}, status {got}: {lines}")
+        ok = ok and good
+    return ok
+
+
 def main():
     icnsim, case = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
@@ -218,8 +303,12 @@ def main():
             ok = all([compare(icnsim, tmp, topo, 0.70, extra, "mixed") for topo in ("mesh", "torus")])
         elif case == "vcd":
             ok = vcd(icnsim, tmp)
+        elif case == "collective":
+            ok = collective(icnsim, tmp)
         elif case == "bad":
             ok = bad(icnsim, sys.argv[3:])
+        elif case == "faults":
+            ok = faults(icnsim, tmp, sys.argv[3:])
         else:
             print("unknown case " + case)
             return 2
