@@ -305,12 +305,12 @@ def fairness(icnsim, module, tmp):
     """The matrix arbiter is least recently granted. Nodes 5 (r1_1's own),
     6, 4 and 9 each send 12 packets of 4 flits, all created in cycle 1, to
     node 1: dimension order brings them into r1_1 on four different inputs
-    (local, from x+, from x-, from y+), all wanting its y- output. A winner's
-    next head is routed two cycles after its tail leaves, so at every
-    arbitration the other three are waiting, and the least recently granted
-    of them wins: the output serves the four in rotation, each once in every
-    four packets, as long as all four have packets left. (A fixed-priority
-    arbiter would serve two of them only.)"""
+    (local, from x+, from x-, from y+), all wanting its y- output. At every
+    arbitration the three that did not win last are waiting, and the least
+    recently granted wins: the output serves the four in rotation, each once
+    in every four packets, as long as all four have packets left. (A fixed
+    priority serves one input while it has packets: after each packet the
+    output waits for a credit, and by then the winner's next head asks.)"""
     k, nodes, senders = 4, 16, (5, 6, 4, 9)
     lines = [(1, s, 1, 4) for s in senders for _ in range(12)]
     buses = run(icnsim, tmp, "fairness", k, lines, 400, ["router.model=rtl", f"router.rtl={module}"])
