@@ -24,6 +24,10 @@ const ChoiceParam kTreeLayout{"power.tree_layout", "htree", {"htree", "uniform"}
 
 std::vector<ParamSpec> FatTreePower::params() {
   std::vector<ParamSpec> p = power::power_params();
+  // Here power.link_mm is the tile a leaf takes; the layout gives each level's length.
+  for (ParamSpec& s : p)
+    if (s.key == "power.link_mm")
+      s.help = "side of a leaf's tile, mm: every link's length with power.tree_layout=uniform, the H-tree's unit with htree";
   p.push_back(kQueueDepth.spec());
   p.push_back(kTreeLayout.spec());
   return p;
@@ -32,6 +36,7 @@ std::vector<ParamSpec> FatTreePower::params() {
 FatTreePower FatTreePower::read(Config& cfg) {
   FatTreePower p;
   p.settings = power::read_power(cfg);
+  cfg.declare(params());
   p.queue_depth = static_cast<unsigned>(kQueueDepth.read(cfg));
   p.htree = kTreeLayout.read(cfg) == "htree";
   return p;
