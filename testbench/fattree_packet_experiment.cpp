@@ -86,6 +86,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg) {
       [&](const std::string& name) { return parse_fat_tree_link(name, setup->height, false); },
       "' is not a channel of this tree (nic<k>.up, r<l>_<j>.up|down0|down1)");
   setup->swap = parse_swap_ejection(cfg, n);
+  setup->power = FatTreePower::read(cfg);
 
   const std::string name = kCollective.read(cfg);
   auto& o = setup->collective;
@@ -118,6 +119,7 @@ class FatTreePacketExperiment : public CollectiveExperiment {
         network_("net", shape_, setup.link_latency, engine_, pool_, ledger_, setup.swap),
         plan_(fattree::plan_collective(shape_, setup.collective)) {
     engine_.set_in_flight_probe([this] { return pool_.live(); });
+    energy_.register_stats(stats_);
     for (const auto& link : setup.failed_links) {
       Channel* c = network_.channel(link.name());
       if (c == nullptr) throw std::logic_error("fat tree has no channel " + link.name());  // parse and build disagree
@@ -167,6 +169,7 @@ class FatTreePacketExperiment : public CollectiveExperiment {
                      {"delivered", ledger_.delivered},
                      {"lost", ledger_.lost},
                      {"retried", ledger_.retried}};
+    energy_.write(r, completion());
   }
 
   void write_expected(nlohmann::ordered_json& r) const override {
@@ -236,6 +239,7 @@ class FatTreePacketExperiment : public CollectiveExperiment {
                }
                return cell;
              }},
+            FatTreeEnergy::column(),
             Column::yes_no("verified", "/result/verified")};
   }
 
@@ -245,6 +249,7 @@ class FatTreePacketExperiment : public CollectiveExperiment {
   fattree::FatTreeNetwork network_;
   fattree::CollectivePlan plan_;
   std::vector<std::unique_ptr<ProcessingElement>> pes_;
+  FatTreeEnergy energy_{setup_.power, network_};  // result.energy, result.area, stats.activity
 };
 
 }  // namespace
@@ -316,7 +321,8 @@ std::unique_ptr<Experiment> FatTreeSetup::elaborate(const std::string& name, con
 NetworkKind fattree_packet_kind() {
   return {"fattree_packet", "packet-switched binary fat tree, multiport routers (Dimakopoulos & Dimopoulos)",
           [] {
-            return std::vector<ParamGroup>{{"network", network_params()}, {"traffic", traffic_params()}};
+            return std::vector<ParamGroup>{
+                {"network", network_params()}, {"power", FatTreePower::params()}, {"traffic", traffic_params()}};
           },
           configure};
 }

@@ -11,6 +11,7 @@
 #include "models/wiring_fault.hpp"
 #include "testbench/experiment.hpp"
 #include "testbench/fattree_collectives.hpp"
+#include "testbench/fattree_packet_energy.hpp"
 
 namespace icn {
 
@@ -22,6 +23,7 @@ struct FatTreeSetup : ExperimentSetup {
   std::vector<FatTreeLinkAddress> failed_links;  // parsed once (models/link_address.hpp)
   EjectionSwap swap;
   fattree::CollectiveOptions collective;
+  FatTreePower power;  // power.*: the energy and area model (testbench/fattree_packet_energy.hpp)
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;

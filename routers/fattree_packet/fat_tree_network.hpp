@@ -39,6 +39,19 @@ struct LevelStats {
   std::size_t max_queue_down = 0;   // largest down-port FIFO of a level-l node
 };
 
+// What the hardware of one level l (1..h) did: its routers' activity counters
+// and the flits the branch below them (between levels l-1 and l) carried; at
+// level 1 the flits up are the NICs' injections, the flits down their ejections.
+struct LevelActivity {
+  unsigned level = 0;
+  std::uint64_t routers = 0;
+  unsigned ports = 0;          // physical links of one router: 2 c_l + c_(l+1) (the root: 2 c_h)
+  RouterActivity activity;     // summed over the level's routers
+  std::uint64_t links = 0;     // physical links of branch level l, both directions
+  std::uint64_t flits_up = 0;  // toward the root
+  std::uint64_t flits_down = 0;
+};
+
 class FatTreeNetwork : public sc_core::sc_module {
  public:
   FatTreeNetwork(sc_core::sc_module_name name, const FatTreeShape& shape, unsigned link_latency,
@@ -60,6 +73,8 @@ class FatTreeNetwork : public sc_core::sc_module {
   // Per-level statistics over a run of `cycles` steps.
   std::vector<LevelStats> level_stats(Cycle cycles) const;
   std::size_t max_nic_queue() const;
+  // Per level, read once when the results are written (fat_tree_activity.cpp).
+  std::vector<LevelActivity> activity() const;
 
   // outputs.trace_packet: follows these messages channel by channel (before trace()).
   void follow(const std::vector<std::uint32_t>& messages);

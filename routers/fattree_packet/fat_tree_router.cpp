@@ -29,21 +29,41 @@ void FatTreeRouter::route(PacketId packet, unsigned in_port, Cycle now) {
     if (outputs_[port].channel()->failed()) ++failed_requests_[port];
     if (follower_ != nullptr) follower_->queued(pool_[packet], outputs_[port].channel(), now);
     outputs_[port].enqueue(first ? packet : pool_.clone(packet), now);
+    // The copy crosses the crossbar from its input link into the FIFO.
+    ++activity_.crossbar;
+    ++activity_.buffer_writes;
+    ++merged_[port];
     first = false;
   }
   if (first) pool_.release(packet);  // a broadcast at a node with no other branch
 }
 
 Cycle FatTreeRouter::tick(Cycle now) {
+  // The clock runs (stats.activity clocked_cycles) in a cycle the router
+  // holds a packet or receives one, whichever scheduler evaluates it.
+  bool clocked = false;
+  for (const OutputPort& out : outputs_) clocked = clocked || !out.queue().empty();
   for (unsigned port = 0; port < kPorts; ++port) {
     if (inputs_[port] != nullptr)
-      inputs_[port]->receive(now, [&](PacketId p) { route(p, port, now); });
+      inputs_[port]->receive(now, [&](PacketId p) {
+        clocked = true;
+        route(p, port, now);
+      });
+  }
+  if (clocked) ++activity_.clocked_cycles;
+  // Each output FIFO's merge orders the copies that reached it this cycle
+  // (one decision over that many requests; docs/energy.md).
+  for (unsigned port = 0; port < kPorts; ++port) {
+    if (merged_[port] != 0) activity_.sw_output.record(merged_[port]);
+    merged_[port] = 0;
   }
   bool holding = false;
   for (unsigned port = 0; port < kPorts; ++port) {
     OutputPort& out = outputs_[port];
     if (!out.connected()) continue;
-    if (out.transmit(now, pool_) > 0) {
+    const unsigned sent = out.transmit(now, pool_);
+    activity_.buffer_reads += sent;  // read out of the FIFO onto the branch's links
+    if (sent > 0) {
       engine()->note_progress();
       if (follower_ != nullptr) report_sent(out, now);
     }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "models/channel.hpp"
+#include "models/activity.hpp"
 #include "models/engine.hpp"
 #include "models/packet.hpp"
 #include "routers/fattree_packet/output_port.hpp"
@@ -46,6 +47,11 @@ class FatTreeRouter : public sc_core::sc_module, public Clocked {
   // Packets (broadcast copies included) routed to output `port` while its
   // channel was failed: what the cut channel would have carried.
   std::uint64_t failed_output_requests(unsigned port) const { return failed_requests_[port]; }
+  // What its blocks did (docs/energy.md, "The packet fat tree"): copies
+  // written into the output FIFOs through the crossbar, read out onto the
+  // links, the merges that ordered a cycle's arrivals into a FIFO, and the
+  // cycles its clock ran.
+  const RouterActivity& activity() const { return activity_; }
   // outputs.trace_packet: told where followed packets queue and leave.
   void set_follower(PacketFollower* follower) { follower_ = follower; }
 
@@ -61,6 +67,8 @@ class FatTreeRouter : public sc_core::sc_module, public Clocked {
   std::array<OutputPort, kPorts> outputs_;
   std::array<std::uint64_t, kPorts> failed_requests_{};  // per output: packets routed to it while failed
   PacketFollower* follower_ = nullptr;  // null unless packets are followed
+  RouterActivity activity_;
+  std::array<unsigned, kPorts> merged_{};  // per output: copies written into its FIFO this cycle
 };
 
 }  // namespace icn::fattree
