@@ -82,10 +82,8 @@ void IbtRouter::accept(PacketId id, Cycle now, bool injected, unsigned in_port) 
   if (shared_.follower != nullptr) shared_.follower->arrived(p, node_, in_port, now);
   // The ejection port hands the packet to the processor it is wired to: this
   // node's, unless a wiring fault crossed it with another node's.
-  if (!injected) {
-    ejection_.deliver(shared_.sink, shared_.ledger, shared_.swap.wired_to(node_), p, now);
-    ++counters_.ejections;
-  }
+  if (!injected) ejection_.deliver(shared_.sink, shared_.ledger, shared_.swap.wired_to(node_), p, now);
+  if (!injected) ++counters_.ejections;  // through the crossbar to the ejection port
   for (unsigned q = 0; q < ports_count_; ++q) {
     if (mask & (1u << q)) ports_[q].out.make_eligible(p.seq);
   }
