@@ -215,7 +215,7 @@ void read_broadcast(Config& cfg, const IbtTopology& topo, IbtSetup& s) {
 }  // namespace
 
 std::vector<ParamGroup> ibt_params(bool ibt) {
-  return {{"network", network_params(ibt)}, {"traffic", traffic_params()}};
+  return {{"network", network_params(ibt)}, {"power", power::power_params()}, {"traffic", traffic_params()}};
 }
 
 std::unique_ptr<ExperimentSetup> configure_ibt(Config& cfg, bool ibt) {
@@ -229,6 +229,7 @@ std::unique_ptr<ExperimentSetup> configure_ibt(Config& cfg, bool ibt) {
   setup->order = order_from_name(kForwardOrder.read(cfg));
   read_failed_links(cfg, topo, *setup);
   setup->swap = parse_swap_ejection(cfg, topo.nodes());
+  setup->power = power::read_power(cfg);
 
   setup->collective = ibt_collective_from_name(kCollective.read(cfg));
   setup->base.collective = setup->collective;

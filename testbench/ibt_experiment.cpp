@@ -12,6 +12,7 @@
 #include "testbench/collective_experiment.hpp"
 #include "testbench/family.hpp"
 #include "testbench/ibt_broadcast.hpp"
+#include "testbench/ibt_energy.hpp"
 #include "testbench/ibt_setup.hpp"
 #include "testbench/processing_element.hpp"
 
@@ -109,6 +110,10 @@ class IbtExperiment : public CollectiveExperiment {
                                                            plan, engine_, pool_, content_key));
       }
     }
+    stats_.derived(
+        "activity",
+        [this] { return IbtEnergy::activity_json(setup_.power, power_activity(), best().ledger().injected); },
+        "what the best trial's hardware did, per router block and per link kind and length (docs/energy.md)");
     if (ctx.tracer != nullptr) {
       // Waveforms of at most kMaxTracedNodes routers: the broadcast group's first, by node id.
       const IbtBroadcastPlan& plan = trials_.front()->plan();
@@ -181,6 +186,13 @@ class IbtExperiment : public CollectiveExperiment {
                      {"delivered", b.ledger().delivered},
                      {"verified_receipts", b.receipts().received()},
                      {"lost", b.ledger().lost}};
+    IbtEnergy::write(r, setup_.power, topo_, b.plan().packets, power_activity(), b.cycles());
+  }
+
+  // The best trial's activity, summed once (a million routers' counters).
+  const ibt::IbtNetworkActivity& power_activity() const {
+    if (activity_of_ != &best()) activity_ = (activity_of_ = &best())->network().power_activity();
+    return activity_;
   }
 
   void write_expected(nlohmann::ordered_json& r) const override {
@@ -329,6 +341,7 @@ class IbtExperiment : public CollectiveExperiment {
                      return std::to_string(most);
                    }});
     }
+    c.push_back(IbtEnergy::column());
     c.push_back(Column::yes_no("verified", "/result/verified"));
     return c;
   }
@@ -339,6 +352,8 @@ class IbtExperiment : public CollectiveExperiment {
   DistanceMetrics metrics_;
   std::vector<std::unique_ptr<BroadcastTrial>> trials_;
   std::vector<NodeId> traced_;
+  mutable ibt::IbtNetworkActivity activity_;
+  mutable const BroadcastTrial* activity_of_ = nullptr;
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "models/link_address.hpp"
 #include "models/wiring_fault.hpp"
+#include "power/keys.hpp"
 #include "routers/ibt/ibt_router.hpp"
 #include "testbench/experiment.hpp"
 #include "testbench/ibt_broadcast.hpp"
@@ -27,6 +28,7 @@ struct IbtSetup : ExperimentSetup {
   std::vector<std::vector<unsigned>> pattern_options;  // per trial: per colour
   std::vector<std::vector<unsigned>> split_options;
   unsigned ports = 0;  // per router, for the resource estimate
+  power::PowerSettings power;  // power.*: the energy and area model (testbench/ibt_energy.hpp)
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;

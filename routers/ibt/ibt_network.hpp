@@ -15,6 +15,7 @@
 #include "models/packet.hpp"
 #include "models/trace.hpp"
 #include "routers/ibt/broadcast_follower.hpp"
+#include "routers/ibt/ibt_activity.hpp"
 #include "routers/ibt/ibt_router.hpp"
 #include "routers/ibt/ibt_topology.hpp"
 
@@ -70,6 +71,9 @@ class IbtNetwork : public sc_core::sc_module {
   std::uint64_t bypass_links() const;  // directed bypass links
   std::vector<PortStats> port_stats() const;
   unsigned max_buffer() const;
+  // The routers' counters summed, and the links' packets by kind and length
+  // in tiles of the folded floor plan (ibt_activity.cpp).
+  IbtNetworkActivity power_activity() const;
 
   // Waveform rows of the listed routers, `nic`'s (may be null) first: per
   // router what it holds and ejects, the NIC's injections, per output port

@@ -83,12 +83,17 @@ void IbtRouter::accept(PacketId id, Cycle now, bool injected, unsigned in_port) 
   // The ejection port hands the packet to the processor it is wired to: this
   // node's, unless a wiring fault crossed it with another node's.
   if (!injected) ejection_.deliver(shared_.sink, shared_.ledger, shared_.swap.wired_to(node_), p, now);
+  if (!injected) ++counters_.ejections;  // through the crossbar to the ejection port
   for (unsigned q = 0; q < ports_count_; ++q) {
     if (mask & (1u << q)) ports_[q].out.make_eligible(p.seq);
   }
   if ((mask & failed_ports_) != 0) note_failed_requests(mask & failed_ports_, p.seq, now);
-  if (mask != 0) store_.keep(p.seq, id);
-  else shared_.pool.release(id);
+  if (mask != 0) {
+    store_.keep(p.seq, id);
+    ++counters_.store_writes;
+  } else {
+    shared_.pool.release(id);
+  }
 }
 
 // The failed ports among those a new packet may use owe it to every
@@ -141,6 +146,7 @@ unsigned IbtRouter::select(unsigned port, const Word* candidates) {
 }
 
 Cycle IbtRouter::tick(Cycle now) {
+  ++counters_.clocked_cycles;
   // Only the links marked in this cycle's arrival mask carry a packet; read them in port order.
   std::uint32_t& marked = arrivals_.ports[now & 1u];
   for (std::uint32_t ports = marked; ports != 0; ports &= ports - 1) {
@@ -165,6 +171,7 @@ Cycle IbtRouter::tick(Cycle now) {
     }
     if (port.waiting_since == kNever) port.waiting_since = now;
     IbtLink& link = *port.out.link();
+    bool sent = false;
     if (link.free(now)) {
       const unsigned p = select(q, candidates);
       const PacketId copy = shared_.pool.clone(store_.copy(p));
@@ -174,9 +181,13 @@ Cycle IbtRouter::tick(Cycle now) {
       clear(candidates, p);
       shared_.activity.record(now, shared_.topology.is_bypass_port(q));
       port.waiting_since = now;
-      moved = true;
+      sent = true;
     }
-    port.out.note_backlog(count(candidates, w));
+    const unsigned backlog = count(candidates, w);
+    port.out.note_backlog(backlog);
+    // The arbiter's decision saw the packet it picked and those it left.
+    if (sent) counters_.arbiter_requests += backlog + 1;
+    moved = moved || sent;
     for (unsigned i = 0; i < w; ++i) pending[i] |= candidates[i];
     owing = owing || any(candidates, w);
   }

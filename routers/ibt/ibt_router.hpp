@@ -47,6 +47,7 @@
 #include "routers/ibt/broadcast_nic.hpp"
 #include "routers/ibt/broadcast_port_arbiter.hpp"
 #include "routers/ibt/broadcast_route.hpp"
+#include "routers/ibt/ibt_activity.hpp"
 #include "routers/ibt/ibt_link.hpp"
 #include "routers/ibt/ibt_topology.hpp"
 #include "routers/ibt/packet_store.hpp"
@@ -148,6 +149,8 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
   const BroadcastPortArbiter& output(unsigned port) const { return ports_[port].out; }
   unsigned max_buffer() const { return store_.max_kept(); }
   unsigned packets_held() const { return count(store_.holdings().current(), shared_.words); }
+  // What its blocks did (ibt_activity.hpp); each port's sends are output(q).transfers().
+  const IbtRouterCounters& counters() const { return counters_; }
 
  private:
   struct Port {
@@ -174,6 +177,7 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
   IbtLink* in_ = nullptr;
   Port* ports_ = nullptr;
   EjectionPort ejection_;
+  IbtRouterCounters counters_;
   // The broadcast this router serves (one at a time).
   NodeId source_ = kNoNode;
   std::uint32_t broadcast_key_ = 0;
