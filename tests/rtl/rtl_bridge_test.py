@@ -286,6 +286,13 @@ def faults(icnsim, tmp, modules):
         good = r.returncode == 1 and len(lines) == 1 and all(w in lines[0] for w in words) and got == status
         print(f"{mode}: exit {r.returncode}, status {got}: {lines}")
         ok = ok and good
+        if mode == "forge":
+            # The simple scheduler (one SC_METHOD per block) ends it the same way, in the same cycle.
+            q = subprocess.run(r.args + ["--set", "run.scheduler=per_block_methods"], capture_output=True, text=True,
+                               timeout=100)
+            same = q.returncode == 1 and q.stderr == r.stderr
+            print("forge, per_block_methods: " + ("the same line" if same else f"DIFFERS: exit {q.returncode} {q.stderr}"))
+            ok = ok and same
     return ok
 
 
