@@ -26,6 +26,13 @@ struct ArbiterActivity {
     requests += o.requests;
     return *this;
   }
+  // What happened since an earlier reading `o` (a family that runs several
+  // trials prices one of them).
+  ArbiterActivity& operator-=(const ArbiterActivity& o) {
+    decisions -= o.decisions;
+    requests -= o.requests;
+    return *this;
+  }
 };
 
 struct RouterActivity {
@@ -47,6 +54,17 @@ struct RouterActivity {
     sw_output += o.sw_output;
     vc_input += o.vc_input;
     vc_output += o.vc_output;
+    return *this;
+  }
+  RouterActivity& operator-=(const RouterActivity& o) {
+    clocked_cycles -= o.clocked_cycles;
+    buffer_writes -= o.buffer_writes;
+    buffer_reads -= o.buffer_reads;
+    crossbar -= o.crossbar;
+    sw_input -= o.sw_input;
+    sw_output -= o.sw_output;
+    vc_input -= o.vc_input;
+    vc_output -= o.vc_output;
     return *this;
   }
 };

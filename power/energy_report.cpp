@@ -42,6 +42,10 @@ double EnergyBreakdown::leakage_j() const {
          links.leakage_j;
 }
 
+RouterFigures fifo_figures(const OrionModel& model, const FifoGroup& g) {
+  return model.router(RouterShape{1, 1, 1, g.depth, g.bits});
+}
+
 EnergyBreakdown energy(const PowerSettings& settings, const ActivityInput& in) {
   const OrionModel m = model_of(settings);
   const double seconds = static_cast<double>(in.cycles) / (settings.clock_ghz * 1e9);
@@ -67,6 +71,12 @@ EnergyBreakdown energy(const PowerSettings& settings, const ActivityInput& in) {
     const LinkFigures f = m.link(g.length_mm, g.bits);
     e.links.dynamic_j += double(g.flits) * g.bits * f.energy_per_bit;
     e.links.leakage_j += f.leakage_w * static_cast<double>(g.count) * seconds;
+  }
+  for (const FifoGroup& g : in.fifos) {
+    if (g.count == 0) continue;
+    const RouterFigures f = fifo_figures(m, g);
+    e.buffers.dynamic_j += double(g.writes) * f.energy.buffer_write + double(g.reads) * f.energy.buffer_read;
+    e.buffers.leakage_j += f.leakage_w.buffers * static_cast<double>(g.count) * seconds;
   }
   return e;
 }
@@ -121,8 +131,25 @@ nlohmann::ordered_json area_json(const PowerSettings& settings, const ActivityIn
                          {"per_link_mm2", one},
                          {"total_mm2", one * static_cast<double>(g.count)}});
   }
-  return {{"total_mm2", routers + links}, {"routers_mm2", routers}, {"links_mm2", links},
-          {"router_types", types},        {"links", link_list}};
+  nlohmann::ordered_json area{{"total_mm2", routers + links}, {"routers_mm2", routers}, {"links_mm2", links},
+                              {"router_types", types},        {"links", link_list}};
+  if (in.fifos.empty()) return area;
+  double fifos = 0;
+  nlohmann::ordered_json fifo_list = nlohmann::ordered_json::array();
+  for (const FifoGroup& g : in.fifos) {
+    const double one = g.count == 0 ? 0.0 : fifo_figures(m, g).area_mm2.buffers;
+    fifos += one * static_cast<double>(g.count);
+    fifo_list.push_back({{"name", g.name},
+                         {"fifos", g.count},
+                         {"depth", g.depth},
+                         {"bits", g.bits},
+                         {"per_fifo_mm2", one},
+                         {"total_mm2", one * static_cast<double>(g.count)}});
+  }
+  area["total_mm2"] = routers + links + fifos;
+  area["fifos_mm2"] = fifos;
+  area["fifos"] = fifo_list;
+  return area;
 }
 
 nlohmann::ordered_json activity_json(const RouterActivity& a) {

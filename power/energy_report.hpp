@@ -35,9 +35,22 @@ struct LinkGroup {
   std::uint64_t flits = 0;   // flits they carried, each `bits` wide
 };
 
+// FIFOs outside a router (HPAM's replicator and combiner buffers): ORION's
+// register FIFO of `depth` flits of `bits`, the input buffer of one VC of a
+// router (RouterShape{1, 1, 1, depth, bits}), priced as the `buffers` component.
+struct FifoGroup {
+  std::string name;          // e.g. "replicator branch FIFOs"
+  std::uint64_t count = 0;   // FIFOs
+  unsigned depth = 0;        // flits each
+  unsigned bits = 0;
+  std::uint64_t writes = 0;  // flits written, summed over them
+  std::uint64_t reads = 0;
+};
+
 struct ActivityInput {
   std::vector<RouterGroup> routers;
   std::vector<LinkGroup> links;
+  std::vector<FifoGroup> fifos;       // none but in HPAM; area_json lists them only when there are groups
   std::uint64_t cycles = 0;           // simulated cycles: leakage runs through all of them
   std::uint64_t delivered_flits = 0;  // for the energy per flit
 };
@@ -55,6 +68,8 @@ struct EnergyBreakdown {
 
 // The energy of the counted activity (settings give the node, supply and clock).
 EnergyBreakdown energy(const PowerSettings& settings, const ActivityInput& in);
+// One FIFO of a FifoGroup as ORION prices it: the buffers of a one-port, one-VC router.
+RouterFigures fifo_figures(const OrionModel& model, const FifoGroup& g);
 
 // result.energy: total_pj, dynamic_pj, leakage_pj, per_flit_pj (null with no
 // flit delivered), and per component {dynamic_pj, leakage_pj, total_pj}.

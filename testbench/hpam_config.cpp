@@ -279,8 +279,23 @@ void read_traffic(Config& cfg, HpamSetup& s) {
 
 }  // namespace
 
+// The power model's keys; here power.flit_bits defaults to the flits the
+// machine carries (network.flit_bytes) and power.link_mm is a tile of the floor plan.
+std::vector<ParamSpec> hpam_power_params() {
+  std::vector<ParamSpec> p = power::power_params();
+  for (ParamSpec& s : p) {
+    if (s.key == "power.flit_bits")
+      s.help = "flit and link width priced, bits; not given: 8 x the widest level's network.flit_bytes (a flit "
+               "crosses levels unchanged)";
+    if (s.key == "power.link_mm")
+      s.help = "floor plan: every row power.link_mm tall, the bottom level's tiles power.link_mm wide, level l's "
+               "c_bottom / c_l times as wide; a link spans the Manhattan distance of its routers' tiles";
+  }
+  return p;
+}
+
 std::vector<ParamGroup> hpam_params() {
-  return {{"network", network_params()}, {"traffic", traffic_params()}};
+  return {{"network", network_params()}, {"power", hpam_power_params()}, {"traffic", traffic_params()}};
 }
 
 // Every key is declared up front: one that the configuration does not read
@@ -290,6 +305,9 @@ std::unique_ptr<ExperimentSetup> configure_hpam(Config& cfg) {
   cfg.declare(network_params());
   cfg.declare(traffic_params());
   read_network(cfg, *s);
+  s->power = power::read_power(cfg);
+  cfg.declare(hpam_power_params());
+  s->power_flit_bits_given = cfg.given(power::kFlitBits.key);
   read_traffic(cfg, *s);
   return s;
 }

@@ -85,6 +85,12 @@ HpamExperiment::HpamExperiment(sc_core::sc_module_name name, const HpamSetup& se
     }
   }
   trials_.resize(setup.shapes.size());
+  energy_ = std::make_unique<HpamEnergy>(setup_, topo_, network_, replicators_, combiners_);
+  stats_.derived(
+      "activity", [this] { return energy_->activity_json(trial_activity()); },
+      "what the reported trial's hardware did (docs/energy.md): per router type clocked cycles, buffer writes and "
+      "reads, crossbar traversals, allocator decisions; per link group (level, length) the flits; the NICs' "
+      "injections and ejections; the replicators' and combiners' flits, copies and merges");
   CollectiveExperiment::engine_.wake(*this, 1);
 }
 
@@ -151,6 +157,7 @@ void HpamExperiment::deliver(const Delivery& d) {
 
 void HpamExperiment::start_trial(Cycle now) {
   ++current_;
+  trial_start_activity_.push_back(energy_->read());
   Trial& t = trials_[current_];
   hpam::CollectiveSpec spec = setup_.spec;
   spec.p2 = setup_.shapes[current_].first;

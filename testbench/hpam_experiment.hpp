@@ -23,6 +23,7 @@
 #include "routers/hpam/inter_level_replicator.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "testbench/collective_experiment.hpp"
+#include "testbench/hpam_energy.hpp"
 #include "testbench/hpam_setup.hpp"
 
 namespace icn {
@@ -78,6 +79,9 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   nlohmann::ordered_json replication_json() const;
   nlohmann::ordered_json combining_json() const;
   nlohmann::ordered_json failed_links_json() const;
+  // What the hardware did during the reported trial: from its start to the
+  // next trial's start (or the end of the run).
+  HpamActivity trial_activity() const;
 
   const HpamSetup setup_;  // a copy: the setup may go before the experiment
   std::uint64_t seed_;
@@ -97,6 +101,9 @@ class HpamExperiment : public CollectiveExperiment, public Clocked, public Deliv
   std::vector<unsigned> got_;
   std::vector<std::pair<Cycle, NodeId>> ready_;  // (cycle its plan was satisfied, processor)
   std::uint32_t seq_ = 0;
+  // Energy and area (issue 23): built once the replicators are, read at every trial's start.
+  std::unique_ptr<HpamEnergy> energy_;
+  std::vector<HpamActivity> trial_start_activity_;
 };
 
 }  // namespace icn

@@ -104,6 +104,19 @@ void HpamExperiment::write_result_fields(nlohmann::ordered_json& r) const {
   r["submesh"] = {setup_.shapes[b].first, setup_.shapes[b].second};
   r["messages"] = t.messages;
   r["bytes"] = t.bytes;
+  energy_->write(r, trial_activity(), t.cycles());
+}
+
+HpamActivity HpamExperiment::trial_activity() const {
+  const std::size_t b = best();
+  if (b >= trial_start_activity_.size()) {  // never started: every counter zero
+    HpamActivity none = energy_->read();
+    none -= energy_->read();
+    return none;
+  }
+  HpamActivity a = b + 1 < trial_start_activity_.size() ? trial_start_activity_[b + 1] : energy_->read();
+  a -= trial_start_activity_[b];
+  return a;
 }
 
 void HpamExperiment::write_expected(nlohmann::ordered_json& r) const {
@@ -244,7 +257,8 @@ std::vector<Column> HpamExperiment::columns() const {
              const auto& a = j.at("result").at("expected").at("analytic_us");
              return a.is_null() ? std::string("-") : Column::format_fixed(a.get<double>(), 1);
            }},
-          Column::yes_no("verified", "/result/verified")};
+          Column::yes_no("verified", "/result/verified"),
+          HpamEnergy::column()};
 }
 
 std::size_t HpamExperiment::best() const {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "power/keys.hpp"
 #include "routers/hpam/hpam_geometry.hpp"
 #include "routers/hpam/replicator_core.hpp"
 #include "routers/vc/vc_link_address.hpp"
@@ -38,6 +39,10 @@ struct HpamSetup : ExperimentSetup {
   unsigned replicator_depth = 4;
   bool synchronous = false;  // nic.send_protocol
   std::vector<vc::VcLinkAddress> failed_links;  // parsed once (HpamTopology::parse_link)
+  // power.*: the energy and area model (testbench/hpam_energy.hpp). Without
+  // power.flit_bits the widest level's network.flit_bytes x 8 is priced.
+  power::PowerSettings power;
+  bool power_flit_bits_given = false;
   double cycle_us() const { return lambda_us * flit_bytes[0] / net.link_latency; }
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;

@@ -67,7 +67,9 @@ Cycle InterLevelReplicator::tick(Cycle now) {
 
   if (out.in_ready) {
     const vc::Flit fl = front->flit;
+    ++flits_taken_;
     if (fl.head()) {
+      ++packets_copied_;
       // One copy per branch, addressed to the same row of each column below.
       const Packet& orig = pool_[fl.packet];
       const Position dst = geo_.position(orig.dst & ~HpamTopology::kReplicateBit);

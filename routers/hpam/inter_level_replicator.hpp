@@ -57,6 +57,12 @@ class InterLevelReplicator : public sc_core::sc_module, public Clocked {
   ReplicatorCore& core() { return *core_; }
   std::uint64_t flits_in() const { return flits_in_; }
   std::uint64_t flits_out(unsigned i) const { return flits_out_[i]; }
+  // Flits the core took from the input buffer (each is one read of it, and in
+  // buffered mode one write into every branch FIFO); counted here, outside the
+  // core, so the behavioural and the RTL core count alike (docs/energy.md).
+  std::uint64_t flits_taken() const { return flits_taken_; }
+  // Packets copied: one per head taken, f copies each.
+  std::uint64_t packets_copied() const { return packets_copied_; }
   // Cycles in which a flit was waiting at the input and the core did not take it.
   std::uint64_t stalled_cycles() const { return stalled_; }
   unsigned max_occupancy() const { return max_occupancy_; }
@@ -101,6 +107,7 @@ class InterLevelReplicator : public sc_core::sc_module, public Clocked {
   BranchMask all_branches_;
   std::vector<std::uint64_t> flits_out_;
   std::uint64_t flits_in_ = 0, stalled_ = 0;
+  std::uint64_t flits_taken_ = 0, packets_copied_ = 0;
   Cycle last_stall_ = kNever;  // for the waveform: the stall bit of a cycle
   unsigned held_ = 0;          // the fullest branch FIFO after the last tick
   unsigned max_occupancy_ = 0;

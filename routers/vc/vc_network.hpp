@@ -90,6 +90,7 @@ class VcNetwork : public sc_core::sc_module {
   // The flit link leaving router r's output port p, and the credit link
   // leaving its input port p (upstream); for fault injection and probes.
   FlitLink& flit_link(unsigned r, unsigned p) { return flit_out_[offset_[r] + p]; }
+  const FlitLink& flit_link(unsigned r, unsigned p) const { return flit_out_[offset_[r] + p]; }
   CreditLink& credit_link(unsigned r, unsigned p) { return credit_out_[offset_[r] + p]; }
 
   // When traffic is stuck: a cycle of input VCs each waiting for a credit of
