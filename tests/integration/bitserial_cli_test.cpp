@@ -123,7 +123,10 @@ TEST(BitSerialCli, WaveformShowsEveryPathAndTheShippedSaveFileMatches) {
   std::uint64_t valid_cycles = 0, acks = 0;
   int valid = 0, bit = 0, ack = 0, settings = 0;
   std::set<std::string> names;
-  for (const auto& [id, name] : vcd.names) {
+  for (const auto& entry : vcd.names) {
+    // Not a structured binding: C++17 lets no lambda capture one (clang refuses it).
+    const auto& id = entry.first;
+    const std::string& name = entry.second;
     names.insert(name);
     auto ends = [&](const std::string& s) { return name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0; };
     if (ends(".valid")) ++valid, valid_cycles += vcd.integral.at(id);
