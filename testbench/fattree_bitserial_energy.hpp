@@ -37,8 +37,8 @@ class BitSerialEnergy {
   // stats.activity: the counters per level and in all, registered once and
   // read when the results are written.
   void register_stats(StatRegistry& stats) const;
-  // result.energy and result.area of a run of `cycles` clocks; `message_bits`
-  // is a delivered message's payload and header (for the energy per bit).
+  // result.energy and result.area of a run of `cycles` clocks, with the
+  // energy per delivered message and per message bit (header and payload).
   void write(nlohmann::ordered_json& result, Cycle cycles) const;
   // The default table's column: picojoules per delivered message ("-" if none).
   static Column column();
