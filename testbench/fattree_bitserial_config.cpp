@@ -231,7 +231,8 @@ void read_traffic(Config& cfg, BitSerialSetup& s) {
 }  // namespace
 
 std::vector<ParamGroup> bitserial_params() {
-  return {{"network", network_params()}, {"nic", nic_params()}, {"traffic", traffic_params()}};
+  return {{"network", network_params()}, {"nic", nic_params()}, {"power", BitSerialPower::params()},
+          {"traffic", traffic_params()}};
 }
 
 std::unique_ptr<ExperimentSetup> configure_bitserial(Config& cfg) {
@@ -242,6 +243,7 @@ std::unique_ptr<ExperimentSetup> configure_bitserial(Config& cfg) {
   read_network(cfg, *setup);
   read_generator(cfg, *setup);
   read_traffic(cfg, *setup);
+  setup->power = BitSerialPower::read(cfg);
   return setup;
 }
 

@@ -36,6 +36,7 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
         network_("net", shape_, options(setup, ctx, rtl_), engine_, ledger_),
         receipts_(shape_.leaves(), messages_) {
     engine_.set_in_flight_probe([this] { return static_cast<std::size_t>(outstanding_); });
+    energy_.register_stats(stats_);
     for (const auto& link : setup.failed_links) {
       BitChannel* c = network_.channel(link);
       if (c == nullptr) throw std::logic_error("bit-serial tree has no channel " + link);  // parse and build disagree
@@ -159,6 +160,7 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
                      {"retried", ledger_.retried}};
     r["switch_denials"] = {{"up", s.denials_up}, {"down", s.denials_down}};
     r["sync"] = bitserial_sync_json(setup_.scheme, network_.level_stats());
+    energy_.write(r, completion());
   }
 
   void write_expected(nlohmann::ordered_json& r) const override {
@@ -247,7 +249,8 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
             Column::integer("delivery cycles", "/result/delivery_cycles"),
             Column::integer("cycles", "/result/cycles"),
             Column::integer("lost", "/result/messages/lost"),
-            Column::yes_no("verified", "/result/verified")};
+            Column::yes_no("verified", "/result/verified"),
+            BitSerialEnergy::column()};
   }
 
  private:
@@ -341,6 +344,7 @@ class FatTreeBitSerialExperiment : public CollectiveExperiment {
   LoadFactor load_;
   RtlGenerators rtl_;
   bitserial::BitSerialFatTree network_;
+  BitSerialEnergy energy_{setup_.power, network_};  // result.energy, result.area, stats.activity
   MessageSetReceiptPlan receipts_;
   std::vector<std::unique_ptr<GreedyProcessor>> processors_;
   std::uint64_t outstanding_ = 0;  // messages not yet reported delivered

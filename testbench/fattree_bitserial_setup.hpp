@@ -19,6 +19,7 @@
 #include "routers/fattree_bitserial/route_stream_generator.hpp"
 #include "routers/fattree_bitserial/sync_scheme.hpp"
 #include "testbench/experiment.hpp"
+#include "testbench/fattree_bitserial_energy.hpp"
 
 namespace icn {
 
@@ -43,6 +44,7 @@ struct BitSerialSetup : ExperimentSetup {
   };
   std::vector<StuckBit> stuck_bits;
   EjectionSwap swap;
+  BitSerialPower power;  // power.*: the energy and area model (testbench/fattree_bitserial_energy.hpp)
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;

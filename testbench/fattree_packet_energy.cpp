@@ -1,7 +1,8 @@
 #include "testbench/fattree_packet_energy.hpp"
 
-#include <cmath>
 #include <string>
+
+#include "power/tree_layout.hpp"
 
 namespace icn {
 
@@ -14,12 +15,6 @@ const IntParam kQueueDepth{"power.queue_depth", 4, 1, 4096,
                            "flits of each physical output link's FIFO the area and leakage are priced for (the "
                            "model's output queues are unbounded: levels[].max_queue_* shows what a run needed)"};
 
-// Default htree: the layout the paper's trees are drawn for on a chip (every
-// leaf a tile of power.link_mm, routers at the midpoints of their children).
-const ChoiceParam kTreeLayout{"power.tree_layout", "htree", {"htree", "uniform"},
-                              "link lengths: htree = a level-l link spans 2^(ceil(l/2)-2) tiles of power.link_mm "
-                              "(H-tree layout, one leaf per tile); uniform = every link power.link_mm"};
-
 }  // namespace
 
 std::vector<ParamSpec> FatTreePower::params() {
@@ -29,7 +24,7 @@ std::vector<ParamSpec> FatTreePower::params() {
     if (s.key == "power.link_mm")
       s.help = "side of a leaf's tile, mm: every link's length with power.tree_layout=uniform, the H-tree's unit with htree";
   p.push_back(kQueueDepth.spec());
-  p.push_back(kTreeLayout.spec());
+  p.push_back(power::kTreeLayout.spec());
   return p;
 }
 
@@ -38,17 +33,11 @@ FatTreePower FatTreePower::read(Config& cfg) {
   p.settings = power::read_power(cfg);
   cfg.declare(params());
   p.queue_depth = static_cast<unsigned>(kQueueDepth.read(cfg));
-  p.htree = kTreeLayout.read(cfg) == "htree";
+  p.htree = power::kTreeLayout.read(cfg) == "htree";
   return p;
 }
 
-// An H-tree alternates horizontal and vertical pairings, level 1 horizontal:
-// the two children of a level-l node lie 2^(ceil(l/2)-1) tiles apart and the
-// node sits halfway, so each of its down links spans half that.
-double FatTreePower::link_mm(unsigned level) const {
-  if (!htree) return settings.link_mm;
-  return settings.link_mm * std::ldexp(1.0, static_cast<int>((level + 1) / 2) - 2);
-}
+double FatTreePower::link_mm(unsigned level) const { return power::tree_link_mm(htree, settings.link_mm, level); }
 
 power::ActivityInput FatTreeEnergy::input(Cycle cycles) const {
   const power::PowerSettings& p = power_.settings;

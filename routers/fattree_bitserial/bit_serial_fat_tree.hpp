@@ -68,6 +68,20 @@ struct BitSerialLevelStats {
   std::uint64_t late_requests = 0, late_denials = 0;  // the synchronisation check (ConcentratorSwitch)
 };
 
+// What the level-l switches and the branch below them did (issue 23,
+// docs/energy.md, "The bit-serial fat tree"): the switches' counters summed,
+// and the wires of the branch (both directions) with the bits they carried.
+struct BitSerialLevelActivity {
+  unsigned level = 0;
+  unsigned capacity = 0;
+  std::uint64_t switches = 0;
+  unsigned paths = 0;  // input (= output) paths of one switch: 2 c_l + c_(l+1), the root 2 c_H
+  RouterActivity activity;
+  std::uint64_t ack_bits_switched = 0;  // acknowledge bits the switches passed back (in activity.crossbar)
+  std::uint64_t data_wires = 0, ack_wires = 0, flush_wires = 0;
+  std::uint64_t bits_up = 0, bits_down = 0, ack_bits = 0, flush_bits = 0;
+};
+
 class BitSerialFatTree : public sc_core::sc_module {
  public:
   BitSerialFatTree(sc_core::sc_module_name name, const FatTreeShape& shape, BitSerialOptions options,
@@ -93,6 +107,11 @@ class BitSerialFatTree : public sc_core::sc_module {
   const std::vector<DeliveryCycleCounts>& delivery_cycle_counts() const { return counts_; }
   // Totals over all switches and NICs.
   SwitchStats switch_totals() const;
+  // Activity per level, read when the results are written (bit_serial_activity.cpp).
+  std::vector<BitSerialLevelActivity> activity() const;
+  // Streams the NICs started (retries included) and messages they received.
+  std::uint64_t streams_started() const;
+  std::uint64_t messages_received() const;
 
   // Waveforms: per path valid+bit and acknowledge, per switch output path its
   // setting, grouped by level: <prefix>.level<l>.<block>.<port>.p<k>.{valid,bit,ack,...}

@@ -49,7 +49,7 @@ void BitSerialSwitch::grant(PathRef input, unsigned out_port, unsigned out_path,
   p.kind = InputPath::kConnected;
   p.out_port = static_cast<std::uint8_t>(out_port);
   p.out_path = out_path;
-  out_[out_port]->drive(now, out_path, true);  // M, in the clock of the removed routing bit
+  drive_out(out_port, out_path, true, now);  // M, in the clock of the removed routing bit
   if (follower_ != nullptr)
     follower_->granted(params_.level, params_.index, in_[input.port], input.port, input.path, out_[out_port], out_port,
                        out_path, now);
@@ -72,6 +72,7 @@ void BitSerialSwitch::log_turn(PathRef input, bool granted) {
 }
 
 void BitSerialSwitch::on_bit(unsigned port, unsigned path, bool bit, Cycle now, Cycle phase) {
+  ++activity_.buffer_writes;  // the input path's cell latches every bit that arrives
   InputPath& p = inputs_[port][path];
   if (p.kind == InputPath::kIdle) {
     if (!bit) return;  // an idle wire: no stream
@@ -84,7 +85,7 @@ void BitSerialSwitch::on_bit(unsigned port, unsigned path, bool bit, Cycle now, 
   switch (p.kind) {
     case InputPath::kConnected:
       if (stored(port, p)) store_->push(port, path, bit);  // shifted out by shift_out_stored()
-      else out_[p.out_port]->drive(now, p.out_path, bit);
+      else drive_out(p.out_port, p.out_path, bit, now);
       return;
     case InputPath::kRouting: {
       const unsigned out = exit_port(port, bit);
@@ -129,6 +130,7 @@ void BitSerialSwitch::receive_port(unsigned port, Cycle now, Cycle phase) {
 
 void BitSerialSwitch::arbitrate(unsigned port, Cycle now) {
   if (!concentrators_[port] || !concentrators_[port]->pending()) return;
+  activity_.sw_output.record(concentrators_[port]->pending_requests());
   concentrators_[port]->arbitrate(
       [&](PathRef input, unsigned path) {
         if (inputs_[input.port][input.path].kind == InputPath::kRequesting) grant(input, port, path, now);
@@ -182,13 +184,14 @@ void BitSerialSwitch::shift_out_stored(Cycle now) {
     const InputPath& p = inputs_[r.port][r.path];
     bool bit = false;
     if (p.kind != InputPath::kConnected || !store_->pop(r.port, r.path, bit)) continue;  // the stream has left
-    out_[p.out_port]->drive(now, p.out_path, bit);
+    drive_out(p.out_port, p.out_path, bit, now);
     shifting_out_[kept++] = r;
   }
   shifting_out_.resize(kept);
 }
 
 Cycle BitSerialSwitch::tick(Cycle now) {
+  ++activity_.clocked_cycles;
   cursor_.seek(now);
   const std::uint64_t dc = cursor_.index();
   const Cycle phase = cursor_.phase();
@@ -205,6 +208,8 @@ Cycle BitSerialSwitch::tick(Cycle now) {
       }
       const PathRef from = c.source(path);
       if (in_ack_[from.port]->failed()) ++failed_acks_[from.port];
+      ++ack_bits_switched_;  // back through the setting on the reverse wires
+      ++activity_.crossbar;
       in_ack_[from.port]->drive(now, from.path, true);
     });
   }

@@ -54,6 +54,7 @@
 #include <string>
 #include <vector>
 
+#include "models/activity.hpp"
 #include "models/engine.hpp"
 #include "routers/fattree_bitserial/bit_channel.hpp"
 #include "routers/fattree_bitserial/concentrator_switch.hpp"
@@ -137,6 +138,11 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   const BitChannel* output(unsigned port) const { return out_[port]; }
   const ConcentratorSwitch& concentrator(unsigned port) const { return *concentrators_[port]; }
   const SwitchStats& stats() const { return stats_; }
+  // What the hardware did (issue 23, docs/energy.md, "The bit-serial fat
+  // tree"): bits latched by the input paths and shifted out through the
+  // setting, acknowledge bits passed back, concentrator decisions, clocks.
+  const RouterActivity& activity() const { return activity_; }
+  std::uint64_t ack_bits_switched() const { return ack_bits_switched_; }
   // What the synchronisation scheme costs in this switch, counted from its
   // parts: memory elements (the TurnStore's cells), flush wires driven, and
   // the most bits one path's shift register held.
@@ -177,6 +183,12 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   void start_delivery_cycle(std::uint64_t index);
   void on_bit(unsigned port, unsigned path, bool bit, Cycle now, Cycle phase);
   void grant(PathRef input, unsigned out_port, unsigned out_path, Cycle now);
+  // A bit leaves through the switch's setting onto an output path.
+  void drive_out(unsigned out_port, unsigned out_path, bool bit, Cycle now) {
+    ++activity_.buffer_reads;
+    ++activity_.crossbar;
+    out_[out_port]->drive(now, out_path, bit);
+  }
   void deny(PathRef input, unsigned out_port, Cycle now);
   void log_turn(PathRef input, bool granted);
   void arbitrate(unsigned port, Cycle now);
@@ -201,6 +213,8 @@ class BitSerialSwitch : public sc_core::sc_module, public Clocked {
   std::vector<PathRef> turned_now_;
   std::uint64_t delivery_cycle_ = ~std::uint64_t{0};
   SwitchStats stats_;
+  RouterActivity activity_;
+  std::uint64_t ack_bits_switched_ = 0;
   std::array<std::uint64_t, kPorts> failed_streams_{};  // per output: streams routed to it while failed
   std::array<std::uint64_t, kPorts> failed_acks_{};     // per input: acknowledges for its failed reverse wire
   std::vector<TurnRecord>* turn_log_ = nullptr;

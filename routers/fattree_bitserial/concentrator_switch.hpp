@@ -78,6 +78,7 @@ class ConcentratorSwitch {
     (from_trunk ? trunk_ : others_).push_back(input);
   }
   bool pending() const { return !trunk_.empty() || !others_.empty(); }
+  unsigned pending_requests() const { return static_cast<unsigned>(trunk_.size() + others_.size()); }
 
   // Grants this cycle's requests onto free paths: grant(input, path) for each
   // winner, deny(input) for each loser. Returns the number denied.
