@@ -127,7 +127,9 @@ TEST(HpamAnalytic, RelayEquationsByHandAtOnePoint) {
 
 TEST(HpamAnalytic, RelayScatterOptimumSatisfiesQ2AtMostF) {
   // Section 4.2: the hybrid scatter's sub-mesh of choice satisfies q2 <= c2/c1.
-  for (auto [r1, c1] : {std::pair{2u, 2u}, {4u, 4u}, {2u, 4u}})
+  for (const auto& shape : {std::pair{2u, 2u}, {4u, 4u}, {2u, 4u}}) {
+    // Named copies, not a structured binding: C++17 lets no lambda capture one.
+    const unsigned r1 = shape.first, c1 = shape.second;
     for (unsigned n : {4u, 16u, 64u, 256u})
       for (double q : {2.0, 8.0, 32.0})
         for (double s : {0.0, 1024.0, 65536.0, 1048576.0}) {
@@ -140,6 +142,7 @@ TEST(HpamAnalytic, RelayScatterOptimumSatisfiesQ2AtMostF) {
           });
           EXPECT_LE(b.q, n / c1) << r1 << "x" << c1 << " over " << n << " Q " << q << " S " << s;
         }
+  }
 }
 
 }  // namespace
