@@ -14,6 +14,7 @@
 #include "models/params.hpp"
 #include "models/wiring_fault.hpp"
 #include "routers/crossbar/crossbar.hpp"
+#include "testbench/crossbar_energy.hpp"
 #include "testbench/family.hpp"
 #include "testbench/fractional_embedding.hpp"
 #include "testbench/pipelined_collective.hpp"
@@ -66,6 +67,7 @@ struct CrossbarSetup : ExperimentSetup {
   bool modules_embedding = false;  // traffic.embedding=modules
   std::vector<xbar::CrossbarLinkAddress> failed_links;
   EjectionSwap swap;
+  CrossbarPower power;
 
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override { return program_estimate(program, 0, 0, ""); }
@@ -122,6 +124,7 @@ std::unique_ptr<ExperimentSetup> configure(Config& cfg, bool hier) {
       s->shape.channels < 2)
     cfg.fail("network.inter_module_channels", "a fractional tree with r > 1 needs at least 2 channels per module; allowed 2..b");
   check_program_limits(cfg, s->program);
+  s->power = CrossbarPower::read(cfg);
   return s;
 }
 
@@ -149,6 +152,7 @@ class CrossbarExperiment : public PipelinedCollectiveExperiment {
         inter_module_edges_(inter_module_edges),
         network_(setup.shape, run_.pool, engine_) {
     build_processors(network_, setup.swap);
+    energy_.register_stats(stats_);
     for (const auto& link : setup.failed_links) network_.fail(link);
     if (ctx.tracer != nullptr) {
       run_.trace(*ctx.tracer, std::string(this->name()), program_.s);
@@ -159,6 +163,11 @@ class CrossbarExperiment : public PipelinedCollectiveExperiment {
   std::uint64_t routers() const override { return network_.switches(); }
 
  protected:
+  void write_result_fields(nlohmann::ordered_json& r) const override {
+    PipelinedCollectiveExperiment::write_result_fields(r);
+    energy_.write(r, cycles());
+  }
+
   void write_sections(nlohmann::ordered_json& out) const override {
     nlohmann::ordered_json links;
     std::uint64_t wait = 0, max_queue = 0;
@@ -234,6 +243,7 @@ class CrossbarExperiment : public PipelinedCollectiveExperiment {
                    return (simplex ? "<= " : "") + std::to_string(j.at(p).get<std::uint64_t>());
                  }});
     c.push_back(Column::yes_no("verified", "/result/verified"));
+    c.push_back(CrossbarEnergy::column());
     return c;
   }
 
@@ -241,6 +251,7 @@ class CrossbarExperiment : public PipelinedCollectiveExperiment {
   const CrossbarSetup setup_;
   const std::uint32_t inter_module_edges_;  // the embedding's tree edges between modules
   xbar::CrossbarNetwork network_;
+  CrossbarEnergy energy_{setup_.power, network_};  // result.energy, result.area, stats.activity
 };
 
 std::unique_ptr<Experiment> CrossbarSetup::elaborate(const std::string& name, const RunContext& ctx) {
@@ -255,7 +266,8 @@ NetworkKind make_kind(bool hier) {
                : "full crossbar of single-port processors: chain, binary and fractional tree broadcast and reduction (Sanders & Sibeyn)",
           [hier] {
             return std::vector<ParamGroup>{
-                {"network", network_params(hier)}, {"traffic", traffic_params()}, {"nic", program_nic_params(false)}};
+                {"network", network_params(hier)}, {"traffic", traffic_params()}, {"nic", program_nic_params(false)},
+                {"power", CrossbarPower::params()}};
           },
           [hier](Config& cfg) { return configure(cfg, hier); }};
 }

@@ -14,6 +14,7 @@ CrossbarSwitch::CrossbarSwitch(std::string name, unsigned inputs, UnitPacketPool
   failed_inputs_.assign(inputs, false);
   for (unsigned i = 0; i < inputs; ++i) input_names_.push_back("input " + std::to_string(i));
   cut_.resize(inputs);
+  input_wires_.resize(inputs);
   for (auto& link : inputs_) {
     link.set_strict(true);
     link.connect_receiver(*this);
@@ -45,6 +46,8 @@ void CrossbarSwitch::send_in(unsigned port, Cycle now, PacketId id) {
     return;
   }
   inputs_[port].send(now, id);
+  input_wires_[port].packets += 1;
+  input_wires_[port].units += pool_[id].units;
   arrivals_[(now + 1) & 1].push_back(port);
 }
 
@@ -54,8 +57,18 @@ void CrossbarSwitch::serve(unsigned group, Cycle now) {
     if (queue.empty()) break;
     if (out.failed || out.busy_until >= now) continue;
     const Waiting w = queue.front();
+    activity_.sw_output.record(static_cast<unsigned>(queue.size()));  // this output's arbiter picks among the group's heads
     queue.pop_front();
     UnitPacket& p = pool_[w.id];
+    activity_.buffer_reads += p.units;
+    activity_.crossbar += p.units;
+    // Grants come in cycle order, so the busy cycles not yet counted start at
+    // the later of now and the end of what was counted.
+    const Cycle last = now + p.units - 1;
+    if (last + 1 > clock_counted_until_) {
+      activity_.clocked_cycles += last + 1 - std::max(now, clock_counted_until_);
+      clock_counted_until_ = last + 1;
+    }
     if (out.next != nullptr) out.next->send_in(out.next_port, now, w.id);  // the next switch owns the wire
     else out.link->send(now, w.id);
     out.busy_until = now + p.units - 1;
@@ -80,6 +93,7 @@ Cycle CrossbarSwitch::tick(Cycle now) {
   for (unsigned port : arrived) {
     inputs_[port].receive(now, [&](PacketId id) {
       const unsigned g = route_(pool_[id].dst);
+      activity_.buffer_writes += pool_[id].units;
       queues_[g].push_back({id, now});
       ++group_packets_[g];
       for (auto& out : outputs_[g]) out.stats.max_queue = std::max<std::uint32_t>(out.stats.max_queue, static_cast<std::uint32_t>(queues_[g].size()));
@@ -99,6 +113,12 @@ Cycle CrossbarSwitch::tick(Cycle now) {
     ++it;
   }
   return next;
+}
+
+unsigned CrossbarSwitch::outputs() const {
+  unsigned n = 0;
+  for (const auto& group : outputs_) n += static_cast<unsigned>(group.size());
+  return n;
 }
 
 void CrossbarSwitch::report_held(std::vector<HeldTraffic>& out) const {

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "models/activity.hpp"
 #include "models/engine.hpp"
 #include "models/link.hpp"
 #include "nics/single_port_nic.hpp"
@@ -95,6 +96,17 @@ class CrossbarSwitch : public Clocked {
 
   const std::vector<std::vector<Output>>& groups() const { return outputs_; }
   unsigned inputs() const { return static_cast<unsigned>(inputs_.size()); }
+  unsigned outputs() const;
+
+  // What the switch's hardware did (docs/energy.md, "The crossbars"): each
+  // unit is written into its input port's buffer as it arrives, read out and
+  // carried across the crossbar as it leaves; each head granted an output is
+  // one decision of that output's arbiter over the heads waiting for its
+  // group; the clock runs in every cycle a unit crosses.
+  const RouterActivity& activity() const { return activity_; }
+  // What came in on input `port`'s wire: packets (heads) and units.
+  std::uint64_t input_packets(unsigned port) const { return input_wires_.at(port).packets; }
+  std::uint64_t input_units(unsigned port) const { return input_wires_.at(port).units; }
 
  private:
   struct Waiting {
@@ -115,6 +127,12 @@ class CrossbarSwitch : public Clocked {
   std::vector<std::string> input_names_;
   std::vector<std::deque<Waiting>> cut_;  // per input: heads lost on a failed input wire
   std::vector<std::uint64_t> group_packets_;  // per output group: packets routed to it
+  struct WireCount {
+    std::uint64_t packets = 0, units = 0;
+  };
+  std::vector<WireCount> input_wires_;  // per input: what its wire carried
+  RouterActivity activity_;
+  Cycle clock_counted_until_ = 0;  // clocked_cycles covers every busy cycle before this one
 };
 
 class CrossbarNetwork : public SinglePortFabric {
@@ -146,6 +164,8 @@ class CrossbarNetwork : public SinglePortFabric {
   std::vector<const LinkStats*> inter_module_links() const;
   // Processor ports (switch -> NIC links).
   std::vector<const LinkStats*> ejection_links() const;
+  // The switches: the modules (or the one crossbar), then the global crossbar.
+  const CrossbarSwitch& switch_at(unsigned i) const { return *switches_.at(i); }
   // Cycles of the path without waiting: links crossed x 1.
   static constexpr unsigned kLocalPathLinks = 2;
 
