@@ -15,6 +15,7 @@ import glob
 import itertools
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -128,6 +129,18 @@ def local(tmp):
     rows2 = table(os.path.join(tmp, "grid", "results.csv"))
     strip = lambda rs: [{k: v for k, v in r.items() if not k.startswith("sim.")} for r in rs]
     check(strip(rows2) == strip(rows), "the resumed table equals the first one (timing columns aside)")
+
+    # Another icnsim binary (a rebuilt model) reuses nothing: every point runs again.
+    other = os.path.join(tmp, "rebuilt_icnsim")
+    with open(other, "w") as f:
+        f.write(f'#!/bin/sh\nexec {shlex.quote(ICNSIM)} "$@"\n')
+    os.chmod(other, 0o755)
+    code, out, err = sweep(path, "--icnsim", other)
+    check(f"{len(want)} points: {len(want)} ran, 0 reused, 1 failed" in err,
+          "a different icnsim binary reruns every point: " + (err.strip().splitlines() or [""])[0])
+    code, out, err = sweep(path, "--icnsim", other)
+    check(f"{len(want)} points: 1 ran, {len(want) - 1} reused, 1 failed" in err,
+          "the same binary again reuses its own points: " + (err.strip().splitlines() or [""])[0])
 
     # Bad input: one line, exit code 2.
     for text, word in [("base: {}\naxes: {seed: []}\n", "empty"), ("axes: {seed: [1]}\n", "base"),
