@@ -5,7 +5,7 @@
 // millimetres. "Per event" is ORION 2.0's average case (its is_max = false):
 // half the bits of a flit toggle.
 //
-// The blocks are those of icnsim's VC router (routers/vc/router_blocks.hpp):
+// The blocks are those of icnsim's VC router (routers/vc/: input_unit.hpp, vc_allocator.hpp, switch_allocator.hpp, crossbar.hpp, output_unit.hpp):
 //   input buffers     one FIFO of `depth` flits per input VC (ORION's register FIFO)
 //   crossbar          ports_in x ports_out, flit_bits wide (ORION's matrix crossbar, tri-state)
 //   switch allocator  per input port a round-robin arbiter over its VCs, per output

@@ -18,8 +18,6 @@ VcRouter::VcRouter(sc_core::sc_module_name name, unsigned id, const VcTopology& 
   vc_alloc_.resize(ports_, params.vcs, params.vc_allocator);
   sw_alloc_.resize(ports_, params.vcs);
   crossbar_.resize(ports_, params.sw_alloc_delay - 1 + params.st_delay);
-  sa_ready_.assign(ports_, 0);
-  sa_grant_.assign(ports_, -1);
   grant_cycle_.assign(ports_, kNever);
   grant_input_.assign(ports_, 0);
   all_vcs_ = params.vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << params.vcs) - 1;
@@ -71,154 +69,71 @@ Cycle VcRouter::tick(Cycle now) {
     links_[p].out->send(now, f);
     engine()->note_progress();
   });
-  if (heads_pending_) advance_heads(now);
-  if (in_pipeline_ != 0) allocate_vcs(now);
-  if (buffered_ != 0) allocate_switch(now);
+  // Route computation, VC allocation, switch allocation (docs/vc_router.md).
+  if (inputs_.heads_pending())
+    inputs_.compute_routes(now, params_.routing_delay, [&](unsigned p, const Flit& head) { return route(p, head); });
+  if (inputs_.waiting_for_vc() != 0)
+    vc_alloc_.allocate(now, params_.vc_alloc_delay, inputs_, outputs_, [&](unsigned port) { return output_failed(port); });
+  if (buffered_ != 0)
+    sw_alloc_.allocate(now, inputs_, outputs_, [&](unsigned p, unsigned v) { traverse(p, v, now); });
   const bool busy = buffered_ != 0 || crossbar_.busy();
   return busy ? now + 1 : kNever;
 }
 
 void VcRouter::read_input(unsigned p, Cycle now) {
   links_[p].in->receive(now, [&](const Flit& f) {
-    inputs_.push(p * params_.vcs + f.vc, BufferedFlit{f, now + 1});  // buffer write takes this cycle
+    inputs_.write(p * params_.vcs + f.vc, f, now);
     ++activity_.buffer_writes;
     ++buffered_;
-    if (f.head()) heads_pending_ = true;
   });
 }
 
-// Route computation: an idle VC whose front flit is a head starts routing in
-// the cycle after its buffer write, and is ready for VC allocation
-// routing_delay cycles later.
-void VcRouter::advance_heads(Cycle now) {
-  heads_pending_ = false;
-  const unsigned V = params_.vcs;
-  for (unsigned p = 0; p < ports_; ++p) {
-    if (inputs_.port_flits(p) == 0) continue;
-    for (unsigned v = 0; v < V; ++v) {
-      const unsigned ivc = p * V + v;
-      InputUnits::VcState& s = inputs_.state(ivc);
-      if (s.size == 0) continue;
-      if (s.stage != InputUnits::Stage::kIdle) {
-        // A head behind the current packet's tail: look again once the VC is idle.
-        if (s.size > 1) heads_pending_ = true;
-        continue;
-      }
-      const BufferedFlit& front = inputs_.front(ivc);
-      if (!front.flit.head()) throw std::logic_error(std::string(name()) + ": a body flit without its head");
-      const Cycle start = front.ready > now ? front.ready : now;
-      const Packet& pkt = pool_[front.flit.packet];
-      const RouteChoice r = topo_.route(id_, p, pkt.src, pkt.dst, rng_);
-      s.out_port = static_cast<std::uint16_t>(r.port);
-      s.vc_mask = r.vc_mask;
-      s.has_alt = r.has_alt;
-      s.alt_port = static_cast<std::uint16_t>(r.alt_port);
-      if (!failed_outputs_.empty()) {
-        if (output_failed(r.port)) ++failed_requests_[r.port];
-        if (r.has_alt && output_failed(r.alt_port)) ++failed_requests_[r.alt_port];
-      }
-      s.stage = InputUnits::Stage::kVcAlloc;
-      s.next = start + params_.routing_delay;
-      InputUnits::VcTimes& t = inputs_.times(ivc);
-      t.arrived = front.ready - 1;
-      t.routed = s.next;
-      t.waiting_since = now;
-      ++in_pipeline_;
-    }
+// The routing function for a head that arrived on input `p`, and the
+// requests a failed output would have carried (network.failed_links).
+RouteChoice VcRouter::route(unsigned p, const Flit& head) {
+  const Packet& pkt = pool_[head.packet];
+  const RouteChoice r = topo_.route(id_, p, pkt.src, pkt.dst, rng_);
+  if (!failed_outputs_.empty()) {
+    if (output_failed(r.port)) ++failed_requests_[r.port];
+    if (r.has_alt && output_failed(r.alt_port)) ++failed_requests_[r.alt_port];
   }
+  return r;
 }
 
-void VcRouter::allocate_vcs(Cycle now) {
-  const unsigned V = params_.vcs;
-  const unsigned words = vc_alloc_.request_words();
-  bool any = false;
-  for (unsigned i = 0; i < ports_ * V; ++i) {
-    const InputUnits::VcState& s = inputs_.state(i);
-    std::uint64_t* req = vc_alloc_.request(i);
-    for (unsigned w = 0; w < words; ++w) req[w] = 0;
-    if (s.stage != InputUnits::Stage::kVcAlloc || s.next > now) continue;
-    // Never onto a failed link (adaptive routing takes the other port).
-    if (!output_failed(s.out_port)) or_mask_bits(req, s.out_port * V, outputs_.free_vcs(s.out_port) & s.vc_mask);
-    if (s.has_alt && !output_failed(s.alt_port))
-      or_mask_bits(req, s.alt_port * V, outputs_.free_vcs(s.alt_port) & s.vc_mask);
-    for (unsigned w = 0; w < words; ++w) any = any || req[w] != 0;
-  }
-  if (!any) return;
-  vc_alloc_.run();
-  for (unsigned i = 0; i < ports_ * V; ++i) {
-    const int g = vc_alloc_.grants[i];
-    if (g < 0) continue;
-    InputUnits::VcState& s = inputs_.state(i);
-    const unsigned out_vc = static_cast<unsigned>(g) % V;
-    s.out_port = static_cast<std::uint16_t>(static_cast<unsigned>(g) / V);  // adaptive: the port granted
-    outputs_.claim(s.out_port, out_vc, i);
-    s.out_vc = static_cast<std::uint8_t>(out_vc);
-    s.stage = InputUnits::Stage::kActive;
-    s.next = now + params_.vc_alloc_delay;
-    inputs_.times(i).vc_granted = now;
-    --in_pipeline_;
-  }
-}
-
-void VcRouter::allocate_switch(Cycle now) {
-  const unsigned V = params_.vcs;
-  bool any = false;
-  for (unsigned p = 0; p < ports_; ++p) {
-    std::uint64_t ready = 0;
-    if (inputs_.port_flits(p) != 0) {
-      for (unsigned v = 0; v < V; ++v) {
-        const unsigned ivc = p * V + v;
-        const InputUnits::VcState& s = inputs_.state(ivc);
-        if (s.stage != InputUnits::Stage::kActive || s.next > now || s.size == 0) continue;
-        if (inputs_.front(ivc).ready > now) continue;
-        if (outputs_.credits(s.out_port, s.out_vc) == 0) continue;
-        ready |= std::uint64_t{1} << v;
+void VcRouter::traverse(unsigned p, unsigned v, Cycle now) {
+  const unsigned ivc = p * params_.vcs + v;
+  const InputUnits::VcState& s = inputs_.state(ivc);
+  Flit f = inputs_.pop(ivc).flit;
+  --buffered_;
+  ++activity_.buffer_reads;
+  links_[p].credit_out->send(now, Credit{static_cast<std::uint8_t>(v)});  // the entry is free again
+  outputs_.consume(s.out_port, s.out_vc);
+  if (f.head()) {
+    // Routers traversed. Every routing function here is minimal (dimension
+    // order, west-first, up*/down*, HPAM's extended X-Y), so no route visits
+    // a router twice: more hops than routers is a livelock - a routing
+    // error - named at once instead of a run that never ends.
+    if (++pool_[f.packet].hops > topo_.routers())
+      throw std::logic_error(std::string(name()) + ": packet " + std::to_string(pool_[f.packet].src) + " -> " +
+                             std::to_string(pool_[f.packet].dst) + " has crossed " +
+                             std::to_string(pool_[f.packet].hops) + " routers, more than the network has (livelock)");
+    if (stages_) record_stages((*stages_)[f.packet], inputs_.times(ivc), now);
+    if (follower_ != nullptr)
+      if (PacketFollower::Copy* copy = follower_->copy(pool_[f.packet].message, f.packet)) {
+        const InputUnits::VcTimes& t = inputs_.times(ivc);
+        copy->hops.push_back({id_, p, v, s.out_port, s.out_vc, t.arrived, t.routed,
+                              t.vc_granted, now, now + crossbar_.delay()});
       }
-    }
-    sa_ready_[p] = ready;
-    any = any || ready != 0;
   }
-  if (!any) return;
-  sw_alloc_.run(sa_ready_.data(), [&](unsigned p, int v) { return inputs_.state(p * V + v).out_port; },
-                sa_grant_.data());
-  for (unsigned p = 0; p < ports_; ++p) {
-    const int v = sa_grant_[p];
-    if (v < 0) continue;
-    const unsigned ivc = p * V + static_cast<unsigned>(v);
-    InputUnits::VcState& s = inputs_.state(ivc);
-    Flit f = inputs_.pop(ivc).flit;
-    --buffered_;
-    ++activity_.buffer_reads;
-    links_[p].credit_out->send(now, Credit{static_cast<std::uint8_t>(v)});  // the entry is free again
-    outputs_.consume(s.out_port, s.out_vc);
-    if (f.head()) {
-      // Routers traversed. Every routing function here is minimal (dimension
-      // order, west-first, up*/down*, HPAM's extended X-Y), so no route visits
-      // a router twice: more hops than routers is a livelock - a routing
-      // error - named at once instead of a run that never ends.
-      if (++pool_[f.packet].hops > topo_.routers())
-        throw std::logic_error(std::string(name()) + ": packet " + std::to_string(pool_[f.packet].src) + " -> " +
-                               std::to_string(pool_[f.packet].dst) + " has crossed " +
-                               std::to_string(pool_[f.packet].hops) + " routers, more than the network has (livelock)");
-      if (stages_) record_stages((*stages_)[f.packet], inputs_.times(ivc), now);
-      if (follower_ != nullptr)
-        if (PacketFollower::Copy* copy = follower_->copy(pool_[f.packet].message, f.packet)) {
-          const InputUnits::VcTimes& t = inputs_.times(ivc);
-          copy->hops.push_back({id_, p, static_cast<unsigned>(v), s.out_port, s.out_vc, t.arrived, t.routed,
-                                t.vc_granted, now, now + crossbar_.delay()});
-        }
-    }
-    f.vc = s.out_vc;
-    grant_cycle_[s.out_port] = now;
-    grant_input_[s.out_port] = static_cast<std::uint16_t>(p);
-    crossbar_.traverse(s.out_port, now, f);
-    ++activity_.crossbar;
-    inputs_.times(ivc).waiting_since = now;
-    if (f.tail()) {
-      outputs_.release(s.out_port, s.out_vc);
-      s.stage = InputUnits::Stage::kIdle;
-      if (s.size != 0) heads_pending_ = true;  // the next packet's head
-    }
+  f.vc = s.out_vc;
+  grant_cycle_[s.out_port] = now;
+  grant_input_[s.out_port] = static_cast<std::uint16_t>(p);
+  crossbar_.traverse(s.out_port, now, f);
+  ++activity_.crossbar;
+  inputs_.times(ivc).waiting_since = now;
+  if (f.tail()) {
+    outputs_.release(s.out_port, s.out_vc);
+    inputs_.packet_left(ivc);
   }
 }
 

@@ -19,9 +19,13 @@
 #include "models/link.hpp"
 #include "models/packet.hpp"
 #include "models/rng.hpp"
-#include "routers/vc/router_blocks.hpp"
+#include "routers/vc/crossbar.hpp"
+#include "routers/vc/input_unit.hpp"
+#include "routers/vc/output_unit.hpp"
 #include "routers/vc/packet_follower.hpp"
 #include "routers/vc/stage_log.hpp"
+#include "routers/vc/switch_allocator.hpp"
+#include "routers/vc/vc_allocator.hpp"
 #include "routers/vc/vc_topology.hpp"
 
 namespace icn::vc {
@@ -118,9 +122,11 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   };
 
   void read_input(unsigned port, Cycle now);
-  void advance_heads(Cycle now);
-  void allocate_vcs(Cycle now);
-  void allocate_switch(Cycle now);
+  RouteChoice route(unsigned port, const Flit& head);
+  // Switch traversal of the flit of input VC (port, vc) granted the switch in
+  // `now`: out of its buffer (a credit upstream), a credit of the downstream
+  // buffer spent, into the crossbar.
+  void traverse(unsigned port, unsigned vc, Cycle now);
   void record_stages(PacketStages& st, const InputUnits::VcTimes& t, Cycle now) const;
 
   unsigned id_;
@@ -133,17 +139,13 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   // bits 0..7, credits in bits 8..15), so idle ports are not read.
   ArrivalMask arrivals_;
   bool use_mask_ = true;
-  bool heads_pending_ = false;  // an idle VC may have a head at its front
   unsigned buffered_ = 0;       // flits in the input buffers
-  unsigned in_pipeline_ = 0;    // heads in route computation or VC allocation
   RouterActivity activity_;     // clocked cycles, buffer writes and reads, crossbar traversals
   std::vector<PortLinks> links_;
   InputUnits inputs_;
   OutputUnits outputs_;
   SwitchAllocator sw_alloc_;
   Crossbar crossbar_;
-  std::vector<std::uint64_t> sa_ready_;
-  std::vector<int> sa_grant_;
   std::vector<Cycle> grant_cycle_;          // per output: the last cycle it was granted ...
   std::vector<std::uint16_t> grant_input_;  // ... and to which input port
   VcAllocator vc_alloc_;

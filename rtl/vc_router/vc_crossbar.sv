@@ -1,5 +1,5 @@
 // The crossbar and its switch-traversal register (Crossbar,
-// routers/vc/router_blocks.hpp, with sw_alloc_delay = st_delay = 1): a flit
+// routers/vc/crossbar.hpp, with sw_alloc_delay = st_delay = 1): a flit
 // granted the switch in cycle t is registered at the end of t and driven on
 // its output port in t + 1, with the output VC it was allocated.
 module vc_crossbar #(

@@ -1,5 +1,5 @@
 // One input VC's buffer: a ring of Depth flits, the FIFO of InputUnits
-// (routers/vc/router_blocks.hpp). The front is offered combinationally; a flit
+// (routers/vc/input_unit.hpp). The front is offered combinationally; a flit
 // pushed in a cycle is at the front from the next cycle on (the buffer write
 // takes its cycle). Pushing into a full FIFO or popping an empty one is a
 // protocol error (the C++ model throws); the credit protocol rules it out.

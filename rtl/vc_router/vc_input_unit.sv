@@ -1,6 +1,7 @@
 // The input unit of one port: per VC a FIFO (vc_fifo) and where its packet is
 // in the pipeline, the port's share of InputUnits
-// (routers/vc/router_blocks.hpp) and of VcRouter::advance_heads.
+// (routers/vc/input_unit.hpp) and of its route computation,
+// InputUnits::compute_routes.
 //
 // Flits are {payload, dst, src, tail, head} (FlitW bits, head in bit 0). Per
 // VC, the stage (as InputUnits::Stage: 0 idle, 1 routing, 2 waiting for a VC,

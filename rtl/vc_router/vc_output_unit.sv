@@ -1,5 +1,5 @@
 // The output unit of one port, its share of OutputUnits
-// (routers/vc/router_blocks.hpp): per downstream VC a credit counter
+// (routers/vc/output_unit.hpp): per downstream VC a credit counter
 // (reset to Depth, the downstream buffer) and whether a packet holds it.
 // A credit arriving in a cycle counts in that cycle's switch allocation
 // (credit_ok_o), as VcRouter::tick restores credits before allocating.

@@ -1,4 +1,4 @@
-// The switch allocator (SwitchAllocator, routers/vc/router_blocks.hpp):
+// The switch allocator (SwitchAllocator, routers/vc/switch_allocator.hpp):
 // separable input-first at port level.
 // 1. each input port's round-robin arbiter (over its Vcs VCs) picks one VC
 //    that is ready (active, a flit written before this cycle, a credit);

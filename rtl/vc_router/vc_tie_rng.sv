@@ -4,7 +4,7 @@
 // rejects for a bound of 2), so coin_o[i] is bit 63 of the i-th draw of the
 // cycle; the C++ router goes + when it is 0.
 //
-// Requesters are input VCs in the order VcRouter::advance_heads visits them
+// Requesters are input VCs in the order InputUnits::compute_routes visits them
 // (port-major, VC-minor), so N = Ports * Vcs draws chain combinationally:
 // the hardware cost of matching the C++ router's sequence exactly
 // (docs/rtl_router.md).

@@ -20,7 +20,7 @@
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
 #include "nics/icn_extension.hpp"
-#include "routers/vc/router_blocks.hpp"
+#include "routers/vc/switch_allocator.hpp"
 #include "routers/vc/vc_network.hpp"
 #include "routers/vc/vc_topology.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "tests/support/save_file.hpp"
 #include "tests/support/sim_helpers.hpp"
-#include "routers/vc/router_blocks.hpp"
+#include "routers/vc/input_unit.hpp"
 #include "tests/support/vcd.hpp"
 
 namespace icn::test {

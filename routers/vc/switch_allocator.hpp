@@ -1,0 +1,112 @@
+// The switch allocator of one virtual-channel router (docs/vc_router.md):
+// separable input-first at port level, iSLIP's pointer rule, one iteration.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/activity.hpp"
+#include "models/types.hpp"
+#include "routers/common/arbiter.hpp"
+#include "routers/vc/input_unit.hpp"
+#include "routers/vc/output_unit.hpp"
+
+namespace icn::vc {
+
+// Switch allocator: separable input-first at port level. Each input port's
+// arbiter picks one of its VCs that has a flit ready and a credit; each
+// output port's arbiter picks one of the input ports that picked it.
+// Pointers move only on final grants (iSLIP's rule; one iteration).
+class SwitchAllocator {
+ public:
+  void resize(unsigned ports, unsigned vcs) {
+    vc_arb_.assign(ports, RoundRobinArbiter(vcs));
+    port_arb_.assign(ports, RoundRobinArbiter(ports));
+    picked_.assign(ports, -1);
+    words_ = mask_words(ports);
+    wanted_by_.assign(static_cast<std::size_t>(ports) * words_, 0);
+    wanted_.assign(words_, 0);
+    ready_.assign(ports, 0);
+    grant_.assign(ports, -1);
+  }
+  // The switch allocation stage: each input port offers its VCs that hold a
+  // packet with an output VC, a flit that may leave in `now` and a credit for
+  // the downstream buffer; granted(port, vc) is called for every input VC that
+  // won, by input port in ascending order (the switch traversal that follows
+  // is VcRouter's: it moves the flit between the blocks).
+  template <class Granted>
+  void allocate(Cycle now, const InputUnits& in, const OutputUnits& out, Granted&& granted) {
+    const unsigned V = in.vcs();
+    const unsigned n = static_cast<unsigned>(ready_.size());
+    bool any = false;
+    for (unsigned p = 0; p < n; ++p) {
+      std::uint64_t ready = 0;
+      if (in.port_flits(p) != 0) {
+        for (unsigned v = 0; v < V; ++v) {
+          const unsigned ivc = p * V + v;
+          const InputUnits::VcState& s = in.state(ivc);
+          if (s.stage != InputUnits::Stage::kActive || s.next > now || s.size == 0) continue;
+          if (in.front(ivc).ready > now) continue;
+          if (out.credits(s.out_port, s.out_vc) == 0) continue;
+          ready |= std::uint64_t{1} << v;
+        }
+      }
+      ready_[p] = ready;
+      any = any || ready != 0;
+    }
+    if (!any) return;
+    run(ready_.data(), [&](unsigned p, int v) { return in.state(p * V + v).out_port; }, grant_.data());
+    for (unsigned p = 0; p < n; ++p)
+      if (grant_[p] >= 0) granted(p, static_cast<unsigned>(grant_[p]));
+  }
+
+  // ready[p]: VCs of input p that may traverse; out_of(p, vc) their output.
+  // grant[p] receives the winning VC of input p, or -1.
+  template <class OutOf>
+  void run(const std::uint64_t* ready, OutOf out_of, int* grant) {
+    const unsigned n = static_cast<unsigned>(vc_arb_.size());
+    for (unsigned p = 0; p < n; ++p) {
+      grant[p] = -1;
+      picked_[p] = ready[p] ? vc_arb_[p].arbitrate(ready[p]) : -1;
+      if (picked_[p] < 0) continue;
+      input_activity_.record(static_cast<unsigned>(__builtin_popcountll(ready[p])));
+      const unsigned o = out_of(p, picked_[p]);
+      wanted_by_[static_cast<std::size_t>(o) * words_ + p / 64] |= std::uint64_t{1} << (p % 64);
+      wanted_[o / 64] |= std::uint64_t{1} << (o % 64);
+    }
+    // Outputs in ascending order, each served once; their masks are cleared
+    // for the next cycle as they are read.
+    for (unsigned w = 0; w < words_; ++w) {
+      for (std::uint64_t m = wanted_[w]; m != 0; m &= m - 1) {
+        const unsigned o = w * 64 + static_cast<unsigned>(__builtin_ctzll(m));
+        std::uint64_t* by = &wanted_by_[static_cast<std::size_t>(o) * words_];
+        ++output_decisions_;
+        const int p = words_ == 1 ? port_arb_[o].arbitrate(by[0]) : port_arb_[o].arbitrate_words(by);
+        for (unsigned k = 0; k < words_; ++k) by[k] = 0;
+        port_arb_[o].update(p);
+        vc_arb_[p].update(picked_[p]);
+        grant[p] = picked_[p];
+      }
+      wanted_[w] = 0;
+    }
+  }
+
+  // Decisions of the input ports' and the output ports' arbiters, and their
+  // requests: each input port's decision is one request to an output port.
+  const ArbiterActivity& input_activity() const { return input_activity_; }
+  ArbiterActivity output_activity() const { return {output_decisions_, input_activity_.decisions}; }
+
+ private:
+  ArbiterActivity input_activity_;
+  std::uint64_t output_decisions_ = 0;
+  std::vector<RoundRobinArbiter> vc_arb_;
+  std::vector<RoundRobinArbiter> port_arb_;
+  std::vector<int> picked_;
+  unsigned words_ = 1;
+  std::vector<std::uint64_t> wanted_by_;  // per output: the input ports whose pick it is
+  std::vector<std::uint64_t> wanted_;     // outputs some input picked
+  std::vector<std::uint64_t> ready_;      // per input port: its VCs that may traverse this cycle
+  std::vector<int> grant_;                // per input port: the VC granted, or -1
+};
+
+}  // namespace icn::vc
