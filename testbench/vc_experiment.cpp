@@ -71,8 +71,14 @@ const IntParam kVcAllocDelay{"router.vc_alloc_delay", 1, 1, 16, "VC allocation s
 const IntParam kSwAllocDelay{"router.sw_alloc_delay", 1, 1, 16, "switch allocation stage, cycles"};
 const IntParam kStDelay{"router.st_delay", 1, 1, 16, "switch traversal stage, cycles"};
 const IntParam kCreditDelay{"router.credit_delay", 0, 0, 64, "extra cycles before a freed buffer entry's credit leaves"};
-const ChoiceParam kVcAllocator{"router.vc_allocator", "islip", {"islip", "round_robin"},
-                               "separable input-first VC allocator"};
+// The allocators routers/common/allocator_factory.hpp makes.
+std::string allocator_help() {
+  std::string h = "VC allocator:";
+  for (const AllocatorKind& k : allocator_kinds()) h += std::string(" ") + k.name + ": " + k.description + ";";
+  h.back() = '.';
+  return h;
+}
+const ChoiceParam kVcAllocator{"router.vc_allocator", "islip", allocator_names(), allocator_help()};
 const IntParam kAllocIterations{"router.alloc_iterations", 1, 1, 8, "iSLIP iterations of the VC allocator"};
 
 std::vector<ParamSpec> network_params() {
@@ -300,8 +306,8 @@ VcNetworkSpec read_network(Config& cfg, bool collective) {
   r.sw_alloc_delay = static_cast<unsigned>(kSwAllocDelay.read(cfg));
   r.st_delay = static_cast<unsigned>(kStDelay.read(cfg));
   s.net.credit_delay = static_cast<unsigned>(kCreditDelay.read(cfg));
-  r.vc_allocator.islip = kVcAllocator.read(cfg) == "islip";
-  r.vc_allocator.iterations = static_cast<unsigned>(kAllocIterations.read(cfg));
+  r.vc_allocator = kVcAllocator.read(cfg);
+  r.alloc_iterations = static_cast<unsigned>(kAllocIterations.read(cfg));
   read_vc_rtl(cfg, s);
   return s;
 }

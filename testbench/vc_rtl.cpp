@@ -61,8 +61,8 @@ void check_cpp_only_keys(Config& cfg, const VcNetworkSpec& s) {
   if (r.vc_alloc_delay != 1) refuse("router.vc_alloc_delay", "1");
   if (r.sw_alloc_delay != 1) refuse("router.sw_alloc_delay", "1");
   if (r.st_delay != 1) refuse("router.st_delay", "1");
-  if (!r.vc_allocator.islip) refuse("router.vc_allocator", "islip");
-  if (r.vc_allocator.iterations != 1) refuse("router.alloc_iterations", "1");
+  if (r.vc_allocator != "islip") refuse("router.vc_allocator", "islip");
+  if (r.alloc_iterations != 1) refuse("router.alloc_iterations", "1");
   if (!s.failed_links.empty()) cfg.fail("network.failed_links", "not with router.model=rtl (the C++ router's faults)");
 }
 

@@ -21,11 +21,12 @@
 #include <vector>
 
 #include "models/activity.hpp"
+#include "routers/common/allocator.hpp"
 #include "routers/common/arbiter.hpp"
 
 namespace icn {
 
-class SeparableAllocator {
+class SeparableAllocator final : public Allocator {
  public:
   struct Options {
     bool islip = true;
@@ -48,15 +49,15 @@ class SeparableAllocator {
     pick_.assign(inputs, -1);
   }
 
-  unsigned inputs() const { return static_cast<unsigned>(input_arb_.size()); }
-  unsigned outputs() const { return static_cast<unsigned>(output_arb_.size()); }
+  unsigned inputs() const override { return static_cast<unsigned>(input_arb_.size()); }
+  unsigned outputs() const override { return static_cast<unsigned>(output_arb_.size()); }
   // Words of one input's request mask.
-  unsigned request_words() const { return out_words_; }
+  unsigned request_words() const override { return out_words_; }
 
   // requests: the outputs each input asks for (request_words() words per
   // input). grant[i] receives the output granted to input i, or -1. Returns
   // the number of grants.
-  unsigned allocate(const std::uint64_t* requests, int* grant) {
+  unsigned allocate(const std::uint64_t* requests, int* grant) override {
     const unsigned n_in = inputs();
     const unsigned n_out = outputs();
     for (unsigned i = 0; i < n_in; ++i) grant[i] = -1;
@@ -114,8 +115,8 @@ class SeparableAllocator {
   // (every round counts: an iSLIP round is one more decision). Each input
   // stage decision is one request to the output stage, so the output stage's
   // requests are the input stage's decisions.
-  const ArbiterActivity& input_activity() const { return input_activity_; }
-  ArbiterActivity output_activity() const { return {output_decisions_, input_activity_.decisions}; }
+  const ArbiterActivity& input_activity() const override { return input_activity_; }
+  ArbiterActivity output_activity() const override { return {output_decisions_, input_activity_.decisions}; }
 
  private:
   Options options_;

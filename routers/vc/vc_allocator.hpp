@@ -1,16 +1,18 @@
 // The VC allocator of one virtual-channel router (docs/vc_router.md): input
 // VCs (port * V + vc) request free output VCs (port * V + vc) of their routed
-// port; a separable allocator (routers/common/separable_allocator.hpp,
-// iSLIP or plain round-robin) matches them.
+// port; an allocator made by name (routers/common/allocator_factory.hpp:
+// router.vc_allocator, iSLIP or plain round-robin) matches them.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "models/activity.hpp"
 #include "models/types.hpp"
 #include "routers/common/arbiter.hpp"
-#include "routers/common/separable_allocator.hpp"
+#include "routers/common/allocator_factory.hpp"
 #include "routers/vc/input_unit.hpp"
 #include "routers/vc/output_unit.hpp"
 
@@ -21,9 +23,9 @@ namespace icn::vc {
 // VC's request is request_words() words.
 class VcAllocator {
  public:
-  void resize(unsigned ports, unsigned vcs, SeparableAllocator::Options o) {
-    alloc_.resize(ports * vcs, ports * vcs, o);
-    words_ = alloc_.request_words();
+  void resize(unsigned ports, unsigned vcs, const std::string& kind, const AllocatorOptions& o) {
+    alloc_ = make_allocator(kind, ports * vcs, ports * vcs, o);
+    words_ = alloc_->request_words();
     requests.assign(static_cast<std::size_t>(ports) * vcs * words_, 0);
     grants.assign(static_cast<std::size_t>(ports) * vcs, -1);
   }
@@ -60,14 +62,14 @@ class VcAllocator {
     }
   }
 
-  unsigned run() { return alloc_.allocate(requests.data(), grants.data()); }
-  const ArbiterActivity& input_activity() const { return alloc_.input_activity(); }
-  ArbiterActivity output_activity() const { return alloc_.output_activity(); }
+  unsigned run() { return alloc_->allocate(requests.data(), grants.data()); }
+  const ArbiterActivity& input_activity() const { return alloc_->input_activity(); }
+  ArbiterActivity output_activity() const { return alloc_->output_activity(); }
   std::vector<std::uint64_t> requests;
   std::vector<int> grants;
 
  private:
-  SeparableAllocator alloc_;
+  std::unique_ptr<Allocator> alloc_;
   unsigned words_ = 1;
 };
 

@@ -37,7 +37,8 @@ struct RouterParams {
   unsigned vc_alloc_delay = 1;
   unsigned sw_alloc_delay = 1;
   unsigned st_delay = 1;
-  SeparableAllocator::Options vc_allocator{true, 1};
+  std::string vc_allocator = "islip";  // a kind of routers/common/allocator_factory.hpp
+  unsigned alloc_iterations = 1;
   std::uint64_t seed = 1;  // for the routing function's random choices
 };
 

@@ -4,8 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "routers/common/allocator_factory.hpp"
 #include "routers/common/arbiter.hpp"
 #include "routers/common/separable_allocator.hpp"
 #include "routers/common/vc_buffer.hpp"
@@ -142,6 +145,40 @@ TEST(SeparableAllocator, PlainRoundRobinKeepsThePointersInStep) {
   for (int k = 0; k < 8; ++k) {
     EXPECT_EQ(alloc.allocate(req.data(), g.data()), 1u) << "cycle " << k + 1;
     for (int i = 0; i < 4; ++i) EXPECT_EQ(g[i], i == k / 4 ? k % 4 : -1) << "cycle " << k + 1 << ", input " << i;
+  }
+}
+
+TEST(AllocatorFactory, EachKindIsTheAllocatorItsNameSays) {
+  // router.vc_allocator's values made by name, on the requests of the two
+  // tests above (all 4 inputs request all 4 outputs), against what each
+  // definition gives there: round_robin keeps the pointers in step (one grant
+  // a cycle, outputs 0-3 to input 0, then to input 1); islip with one round
+  // reaches a full matching within 8 cycles; islip with 4 rounds finds a
+  // maximal matching - 4 grants - from the first cycle (each round matches one
+  // more input to one more output).
+  std::vector<std::uint64_t> req(4, 0b1111);
+  std::vector<int> g(4);
+  auto rr = make_allocator("round_robin", 4, 4, AllocatorOptions{});
+  for (int k = 0; k < 8; ++k) {
+    ASSERT_EQ(rr->allocate(req.data(), g.data()), 1u) << "cycle " << k + 1;
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(g[i], i == k / 4 ? k % 4 : -1) << "cycle " << k + 1 << ", input " << i;
+  }
+  auto islip = make_allocator("islip", 4, 4, AllocatorOptions{1});
+  unsigned last = 0;
+  EXPECT_EQ(islip->allocate(req.data(), g.data()), 1u);  // cycle 1: every input picks output 0
+  for (int k = 1; k < 8; ++k) last = islip->allocate(req.data(), g.data());
+  EXPECT_EQ(last, 4u);
+  auto four = make_allocator("islip", 4, 4, AllocatorOptions{4});
+  EXPECT_EQ(four->allocate(req.data(), g.data()), 4u);
+  EXPECT_EQ(four->inputs(), 4u);
+  EXPECT_EQ(four->request_words(), 1u);
+  // The names are the key's allowed values; an unknown one names them.
+  EXPECT_EQ(allocator_names(), (std::vector<std::string>{"islip", "round_robin"}));
+  try {
+    make_allocator("wavefront", 4, 4, AllocatorOptions{});
+    FAIL() << "an unknown kind was made";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'wavefront' (allowed: islip, round_robin)"), std::string::npos) << e.what();
   }
 }
 
