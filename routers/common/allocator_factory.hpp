@@ -52,7 +52,7 @@ inline std::unique_ptr<Allocator> make_allocator(const std::string& kind, unsign
   for (const AllocatorKind& k : allocator_kinds())
     if (kind == k.name) return k.make(inputs, outputs, options);
   std::string allowed;
-  for (const AllocatorKind& k : allocator_kinds()) allowed += (allowed.empty() ? "" : ", ") + std::string(k.name);
+  for (const std::string& name : allocator_names()) allowed += (allowed.empty() ? "" : ", ") + name;
   throw std::invalid_argument("allocator: unknown kind '" + kind + "' (allowed: " + allowed + ")");
 }
 
