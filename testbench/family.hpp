@@ -1,6 +1,6 @@
 // A network family registers itself in its own experiment file, in one line:
 //
-//   const RegisterFamily kRegistered{30, {torus_kind, ibt_kind}, ibt_demo};
+//   const RegisterFamily kIbtRegistered{30, {torus_kind, ibt_kind}, ibt_demo};
 //
 // with its rank, its network kinds (the `network.type`s it runs, in the order
 // `icnsim list` shows them) and its demo rows for the default table (`icnsim`

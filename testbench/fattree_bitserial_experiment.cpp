@@ -380,7 +380,7 @@ DemoRows fattree_bitserial_demo() {
   return bitserial;
 }
 
-const RegisterFamily kRegistered{20, {fattree_bitserial_kind}, fattree_bitserial_demo};
+const RegisterFamily kFattreeBitserialRegistered{20, {fattree_bitserial_kind}, fattree_bitserial_demo};
 
 }  // namespace
 }  // namespace icn

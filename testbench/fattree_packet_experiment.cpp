@@ -351,7 +351,7 @@ DemoRows fattree_packet_demo() {
   return packet;
 }
 
-const RegisterFamily kRegistered{10, {fattree_packet_kind}, fattree_packet_demo};
+const RegisterFamily kFattreePacketRegistered{10, {fattree_packet_kind}, fattree_packet_demo};
 
 }  // namespace
 }  // namespace icn

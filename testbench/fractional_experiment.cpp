@@ -299,7 +299,7 @@ DemoRows fractional_demo() {
   return frac;
 }
 
-const RegisterFamily kRegistered{40, {crossbar_kind, hier_crossbar_kind}, fractional_demo};
+const RegisterFamily kFractionalRegistered{40, {crossbar_kind, hier_crossbar_kind}, fractional_demo};
 
 }  // namespace
 }  // namespace icn

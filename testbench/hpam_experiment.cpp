@@ -279,7 +279,7 @@ DemoRows hpam_demo() {
   return hpam;
 }
 
-const RegisterFamily kRegistered{60, {hpam_kind}, hpam_demo};
+const RegisterFamily kHpamRegistered{60, {hpam_kind}, hpam_demo};
 
 }  // namespace
 }  // namespace icn

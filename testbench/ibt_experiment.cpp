@@ -394,7 +394,7 @@ DemoRows ibt_demo() {
           "paper: Table 1 (iBT, its own step-level simulator; differences: docs/ibt.md) and eq. (5) (torus)"};
 }
 
-const RegisterFamily kRegistered{30, {torus_kind, ibt_kind}, ibt_demo};
+const RegisterFamily kIbtRegistered{30, {torus_kind, ibt_kind}, ibt_demo};
 
 }  // namespace
 }  // namespace icn

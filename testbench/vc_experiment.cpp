@@ -393,7 +393,7 @@ DemoRows vc_demo() {
   return vc;
 }
 
-const RegisterFamily kRegistered{50, {vc_kind}, vc_demo};
+const RegisterFamily kVcRegistered{50, {vc_kind}, vc_demo};
 
 }  // namespace
 }  // namespace icn

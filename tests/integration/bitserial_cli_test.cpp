@@ -16,40 +16,40 @@ namespace icn::test {
 namespace {
 
 // Bad input: `icnsim run /dev/null --set network.type=fattree_bitserial <sets>` (see expect_rejected).
-void expect_rejected_here(const std::string& sets, const std::string& needle) {
+void expect_bitserial_rejected(const std::string& sets, const std::string& needle) {
   expect_rejected("run /dev/null --set network.type=fattree_bitserial " + sets, needle);
 }
 
 }  // namespace
 
 TEST(BitSerialCli, BadInputIsOneLineAndExitCodeTwo) {
-  expect_rejected_here("--set network.processors=12", "network.processors = 12: must be a power of two, 2..65536");
-  expect_rejected_here("--set network.processors=1", "network.processors = 1: out of range");
-  expect_rejected_here("--set network.processors=131072", "network.processors = 131072: out of range");
-  expect_rejected_here("--set network.processors=8 --set network.capacities=[1,2]", "needs exactly log2(n) = 3 capacities");
-  expect_rejected_here("--set network.processors=8 --set network.capacities=[1,2,4,8]", "needs exactly log2(n) = 3");
-  expect_rejected_here("--set network.processors=4 --set network.capacities=[0,1]", "capacities must be >= 1");
-  expect_rejected_here("--set network.processors=4 --set network.capacities=[-2,1]", "capacities must be >= 1");
-  expect_rejected_here("--set network.processors=4 --set network.capacities=[2,1]", "non-decreasing");
-  expect_rejected_here("--set network.capacities=fat", "network.capacities = fat: expected constant, doubling, cbft, ebft");
-  expect_rejected_here("--set network.arbitration=fifo", "network.arbitration = fifo: expected one of random|trunk_priority");
-  expect_rejected_here("--set network.buffer_fill=ones", "expected one of zero|turn_bit");
-  expect_rejected_here("--set traffic.pattern=gossip", "expected one of permutation|random|all_to_one|pairs");
+  expect_bitserial_rejected("--set network.processors=12", "network.processors = 12: must be a power of two, 2..65536");
+  expect_bitserial_rejected("--set network.processors=1", "network.processors = 1: out of range");
+  expect_bitserial_rejected("--set network.processors=131072", "network.processors = 131072: out of range");
+  expect_bitserial_rejected("--set network.processors=8 --set network.capacities=[1,2]", "needs exactly log2(n) = 3 capacities");
+  expect_bitserial_rejected("--set network.processors=8 --set network.capacities=[1,2,4,8]", "needs exactly log2(n) = 3");
+  expect_bitserial_rejected("--set network.processors=4 --set network.capacities=[0,1]", "capacities must be >= 1");
+  expect_bitserial_rejected("--set network.processors=4 --set network.capacities=[-2,1]", "capacities must be >= 1");
+  expect_bitserial_rejected("--set network.processors=4 --set network.capacities=[2,1]", "non-decreasing");
+  expect_bitserial_rejected("--set network.capacities=fat", "network.capacities = fat: expected constant, doubling, cbft, ebft");
+  expect_bitserial_rejected("--set network.arbitration=fifo", "network.arbitration = fifo: expected one of random|trunk_priority");
+  expect_bitserial_rejected("--set network.buffer_fill=ones", "expected one of zero|turn_bit");
+  expect_bitserial_rejected("--set traffic.pattern=gossip", "expected one of permutation|random|all_to_one|pairs");
   // 16 processors, doubling: at most 15 messages leave a processor over its one path.
-  expect_rejected_here("--set traffic.pattern=random --set traffic.load_factor=16",
+  expect_bitserial_rejected("--set traffic.pattern=random --set traffic.load_factor=16",
                   "traffic.load_factor = 16: impossible on this tree: allowed 1 (1/c_1) .. 15");
-  expect_rejected_here("--set traffic.pattern=random --set traffic.load_factor=0.5", "impossible on this tree");
-  expect_rejected_here("--set traffic.pattern=random --set traffic.load_factor=0", "traffic.load_factor = 0: out of range");
-  expect_rejected_here("--set traffic.pattern=random --set traffic.load_factor=lots", "expected a number");
-  expect_rejected_here("--set traffic.load_factor=2", "key 'traffic.load_factor' is not used here: applies only to traffic.pattern=random");
-  expect_rejected_here("--set traffic.root=3", "applies only to traffic.pattern=all_to_one");
-  expect_rejected_here("--set traffic.pattern=all_to_one --set traffic.root=16", "traffic.root = 16: out of range");
-  expect_rejected_here("--set traffic.pattern=pairs --set traffic.pairs=[[1,1]]", "source != destination");
-  expect_rejected_here("--set traffic.pattern=pairs --set traffic.pairs=[[1,16]]", "0 <= source, destination < 16");
-  expect_rejected_here("--set traffic.pattern=pairs --set traffic.pairs=[1,2]", "expected a list of [source, destination]");
-  expect_rejected_here("--set traffic.pattern=pairs", "(at least one)");
-  expect_rejected_here("--set network.leaves=16", "unknown key 'network.leaves'");
-  expect_rejected_here("--set traffic.collective=broadcast", "unknown key 'traffic.collective'");
+  expect_bitserial_rejected("--set traffic.pattern=random --set traffic.load_factor=0.5", "impossible on this tree");
+  expect_bitserial_rejected("--set traffic.pattern=random --set traffic.load_factor=0", "traffic.load_factor = 0: out of range");
+  expect_bitserial_rejected("--set traffic.pattern=random --set traffic.load_factor=lots", "expected a number");
+  expect_bitserial_rejected("--set traffic.load_factor=2", "key 'traffic.load_factor' is not used here: applies only to traffic.pattern=random");
+  expect_bitserial_rejected("--set traffic.root=3", "applies only to traffic.pattern=all_to_one");
+  expect_bitserial_rejected("--set traffic.pattern=all_to_one --set traffic.root=16", "traffic.root = 16: out of range");
+  expect_bitserial_rejected("--set traffic.pattern=pairs --set traffic.pairs=[[1,1]]", "source != destination");
+  expect_bitserial_rejected("--set traffic.pattern=pairs --set traffic.pairs=[[1,16]]", "0 <= source, destination < 16");
+  expect_bitserial_rejected("--set traffic.pattern=pairs --set traffic.pairs=[1,2]", "expected a list of [source, destination]");
+  expect_bitserial_rejected("--set traffic.pattern=pairs", "(at least one)");
+  expect_bitserial_rejected("--set network.leaves=16", "unknown key 'network.leaves'");
+  expect_bitserial_rejected("--set traffic.collective=broadcast", "unknown key 'traffic.collective'");
 }
 
 TEST(BitSerialCli, ListShowsTheKeys) {

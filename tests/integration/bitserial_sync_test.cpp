@@ -71,7 +71,9 @@ TEST(BitSerialSync, EverySchemeDeliversOrReportsLostEveryMessage) {
       EXPECT_EQ(r.exit_code, fails ? 1 : 0) << r.err;
       EXPECT_EQ(res.at("verified").get<bool>(), !fails);
       EXPECT_EQ(u(res.at("sync"), "late_requests") > 0, prefix || std::string(scheme) == "flush");
-      if (prefix) EXPECT_EQ(u(res.at("sync"), "late_denials") > 0, fails);
+      if (prefix) {
+        EXPECT_EQ(u(res.at("sync"), "late_denials") > 0, fails);
+      }
     }
   }
 }

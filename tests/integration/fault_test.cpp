@@ -20,7 +20,6 @@ nlohmann::json run_json(const std::string& args, int expect_exit) {
   std::ifstream in(json);
   return nlohmann::json::parse(in);
 }
-const std::string kScenarios = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/";
 }  // namespace
 
 TEST(Faults, PacketFatTreeStallIsNamedAndComparesWithNoPaperValue) {

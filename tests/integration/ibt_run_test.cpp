@@ -19,7 +19,7 @@ namespace icn::test {
 namespace {
 
 // Bad input: `icnsim run /dev/null <args>` (see expect_rejected).
-void expect_rejected_here(const std::string& args, const std::string& needle) {
+void expect_run_rejected(const std::string& args, const std::string& needle) {
   expect_rejected("run /dev/null " + args, needle);
 }
 
@@ -202,40 +202,40 @@ TEST(IbtCli, ListNamesTheFamilyAndItsKeys) {
 
 TEST(IbtCli, BadNetworkParametersAreRejectedNamingTheRule) {
   const std::string ibt = "--set network.type=ibt ";
-  expect_rejected_here(ibt + "--set network.n=66 --set network.bypass=[4,16]", "network.n = 66: d*k = 4 must divide n");
-  expect_rejected_here(ibt + "--set network.n=64 --set network.bypass=[5]", "b_1 = 5 is not a multiple of d*k = 2");
-  expect_rejected_here(ibt + "--set network.n=64 --set network.bypass=[8,32]", "b_2 = 32: 2*b_j = 0 mod n");
-  expect_rejected_here(ibt + "--set network.n=64 --set network.bypass=[70]", "bypass lengths must be 1..n-1");
-  expect_rejected_here(ibt + "--set network.bypass=[]", "needs at least one bypass length");
-  expect_rejected_here(ibt + "--set network.bypass=six", "expected a list of integers");
-  expect_rejected_here(ibt + "--set network.d=5", "network.d = 5: out of range (1..4)");
-  expect_rejected_here("--set network.type=torus --set network.n=2", "n must be at least 3");
-  expect_rejected_here("--set network.type=torus --set network.n=2048 --set network.d=3", "at most 4194304 nodes");
-  expect_rejected_here("--set network.type=torus --set network.bypass=[4]", "a torus has no bypass links");
-  expect_rejected_here(ibt + "--set network.forward_order=random", "expected one of directional|pattern|arrival");
-  expect_rejected_here(ibt + "--set network.failed_links=[5.q+]", "'5.q+' is not a link of this network");
-  expect_rejected_here(ibt + "--set network.failed_links=[256.x+]", "'256.x+' is not a link");
+  expect_run_rejected(ibt + "--set network.n=66 --set network.bypass=[4,16]", "network.n = 66: d*k = 4 must divide n");
+  expect_run_rejected(ibt + "--set network.n=64 --set network.bypass=[5]", "b_1 = 5 is not a multiple of d*k = 2");
+  expect_run_rejected(ibt + "--set network.n=64 --set network.bypass=[8,32]", "b_2 = 32: 2*b_j = 0 mod n");
+  expect_run_rejected(ibt + "--set network.n=64 --set network.bypass=[70]", "bypass lengths must be 1..n-1");
+  expect_run_rejected(ibt + "--set network.bypass=[]", "needs at least one bypass length");
+  expect_run_rejected(ibt + "--set network.bypass=six", "expected a list of integers");
+  expect_run_rejected(ibt + "--set network.d=5", "network.d = 5: out of range (1..4)");
+  expect_run_rejected("--set network.type=torus --set network.n=2", "n must be at least 3");
+  expect_run_rejected("--set network.type=torus --set network.n=2048 --set network.d=3", "at most 4194304 nodes");
+  expect_run_rejected("--set network.type=torus --set network.bypass=[4]", "a torus has no bypass links");
+  expect_run_rejected(ibt + "--set network.forward_order=random", "expected one of directional|pattern|arrival");
+  expect_run_rejected(ibt + "--set network.failed_links=[5.q+]", "'5.q+' is not a link of this network");
+  expect_run_rejected(ibt + "--set network.failed_links=[256.x+]", "'256.x+' is not a link");
 }
 
 TEST(IbtCli, BadTrafficParametersAreRejected) {
   const std::string t = "--set network.type=torus ";
-  expect_rejected_here(t + "--set traffic.collective=allgather", "expected one of line_broadcast|rect_broadcast|global_broadcast|none");
-  expect_rejected_here(t + "--set traffic.packets=0", "traffic.packets = 0: out of range (1..4096)");
-  expect_rejected_here(t + "--set traffic.source=64", "traffic.source = 64: out of range");
-  expect_rejected_here(t + "--set traffic.source=[1,2,3]", "needs exactly d = 2 coordinates");
-  expect_rejected_here(t + "--set traffic.source=[1,8]", "element 8 out of range");
-  expect_rejected_here(t + "--set traffic.dimension=3", "traffic.dimension = 3: out of range (1..d)");
-  expect_rejected_here(t + "--set traffic.collective=rect_broadcast --set traffic.dimensions=[1,1]", "two distinct dimensions");
-  expect_rejected_here(t + "--set network.d=1 --set traffic.collective=rect_broadcast", "rect_broadcast needs d >= 2");
-  expect_rejected_here(t + "--set traffic.collective=global_broadcast --set traffic.dimension=2",
+  expect_run_rejected(t + "--set traffic.collective=allgather", "expected one of line_broadcast|rect_broadcast|global_broadcast|none");
+  expect_run_rejected(t + "--set traffic.packets=0", "traffic.packets = 0: out of range (1..4096)");
+  expect_run_rejected(t + "--set traffic.source=64", "traffic.source = 64: out of range");
+  expect_run_rejected(t + "--set traffic.source=[1,2,3]", "needs exactly d = 2 coordinates");
+  expect_run_rejected(t + "--set traffic.source=[1,8]", "element 8 out of range");
+  expect_run_rejected(t + "--set traffic.dimension=3", "traffic.dimension = 3: out of range (1..d)");
+  expect_run_rejected(t + "--set traffic.collective=rect_broadcast --set traffic.dimensions=[1,1]", "two distinct dimensions");
+  expect_run_rejected(t + "--set network.d=1 --set traffic.collective=rect_broadcast", "rect_broadcast needs d >= 2");
+  expect_run_rejected(t + "--set traffic.collective=global_broadcast --set traffic.dimension=2",
                   "applies only to traffic.collective=line_broadcast");
-  expect_rejected_here(t + "--set traffic.collective=none --set traffic.packets=4", "only computes the topology metrics");
-  expect_rejected_here(t + "--set traffic.pattern=16", "traffic.pattern = 16: out of range");
-  expect_rejected_here(t + "--set traffic.pattern=[1,2]", "needs one pattern per colour (1 colours here)");
-  expect_rejected_here(t + "--set traffic.collective=rect_broadcast --set traffic.split=[10,10,10,1]",
+  expect_run_rejected(t + "--set traffic.collective=none --set traffic.packets=4", "only computes the topology metrics");
+  expect_run_rejected(t + "--set traffic.pattern=16", "traffic.pattern = 16: out of range");
+  expect_run_rejected(t + "--set traffic.pattern=[1,2]", "needs one pattern per colour (1 colours here)");
+  expect_run_rejected(t + "--set traffic.collective=rect_broadcast --set traffic.split=[10,10,10,1]",
                   "needs 4 numbers (one per colour) summing to k = 32");
-  expect_rejected_here(t + "--set traffic.split=[32] --set traffic.split_tolerance=2", "only applies with traffic.split=even");
-  expect_rejected_here("--set network.type=ibt --set network.d=3 --set network.n=12 --set network.bypass=[3] "
+  expect_run_rejected(t + "--set traffic.split=[32] --set traffic.split_tolerance=2", "only applies with traffic.split=even");
+  expect_run_rejected("--set network.type=ibt --set network.d=3 --set network.n=12 --set network.bypass=[3] "
                   "--set traffic.collective=global_broadcast --set traffic.split_tolerance=20",
                   "pattern/split combinations to try; at most 256");
 }

@@ -17,7 +17,6 @@
 namespace icn::test {
 
 namespace {
-const std::string kScenarios = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/";
 
 struct Case {
   std::string family;

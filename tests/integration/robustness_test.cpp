@@ -17,8 +17,6 @@ namespace icn::test {
 
 namespace {
 
-const std::string kScenarios = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/";
-
 // The estimate the guard prints when run.max_memory is too small, in MiB.
 double estimate_mib(const std::string& args) {
   const CommandResult r = run_icnsim(args + " --set run.max_memory=1MiB");

@@ -21,7 +21,7 @@ using test::zero_load_latency;
 
 namespace {
 
-std::vector<std::string> base(const Pipeline& p, const std::string& trace) {
+std::vector<std::string> fattree_trace_keys(const Pipeline& p, const std::string& trace) {
   return {"network.type=vc", "router.buffer_depth=" + std::to_string(p.depth), "traffic.pattern=trace",
           "traffic.trace_file=" + trace, "measure.cycles=20"};
 }
@@ -47,7 +47,7 @@ TEST(VcRun, FatTreeZeroLoadLatencyAndHopsForEveryDestination) {
   for (unsigned d = 0; d < 16; ++d) {
     const std::string trace = dir + "/ft" + std::to_string(d);
     std::ofstream(trace) << "5 5 " << d << " 4\n";
-    auto o = base(p, trace);
+    auto o = fattree_trace_keys(p, trace);
     o.push_back("network.topology=fattree");
     o.push_back("network.leaves=16");
     o.push_back("network.capacities=ebft");

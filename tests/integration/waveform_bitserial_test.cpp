@@ -19,7 +19,6 @@ namespace icn::test {
 
 namespace {
 
-const std::string kTop = "SystemC.icnsim.";
 constexpr unsigned kMessageBits = 16 + 64;  // after the H source-address bits: seq and payload (bit_serial_nic.hpp)
 
 std::string sw(unsigned level, unsigned index) {
@@ -63,7 +62,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 // "SystemC.icnsim.level2.s1_0.up.p1.valid" -> ("level2.s1_0.up", 1).
 std::pair<std::string, unsigned> channel_and_path(const std::string& signal) {
-  const std::string base = signal.substr(kTop.size(), signal.rfind('.') - kTop.size());
+  const std::string base = signal.substr(kWaveformTop.size(), signal.rfind('.') - kWaveformTop.size());
   const std::size_t p = base.rfind(".p");
   return {base.substr(0, p), static_cast<unsigned>(std::stoul(base.substr(p + 2)))};
 }
@@ -103,7 +102,7 @@ Checked check_followed(const Vcd& vcd, const std::string& text, unsigned s, unsi
       paths.push_back(path);
       valid_rows.push_back(r.signal);
     } else if (ends_with(r.signal, ".state")) {
-      const std::string rest = r.signal.substr(kTop.size());  // level1.s1_0.in_branch0.p0.state
+      const std::string rest = r.signal.substr(kWaveformTop.size());  // level1.s1_0.in_branch0.p0.state
       const std::size_t in = rest.find(".in_");
       in_port = rest.substr(in + 4, rest.find(".p", in) - in - 4);
       switches.push_back(rest.substr(0, in) + " " + in_port);
@@ -208,7 +207,7 @@ TEST(WaveformBitSerial, TracePacketReportsTheLostAttemptAndShowsTheDeliveredOne)
     const std::string text = read_file(dir + "/w.packet" + std::to_string(id) + ".gtkw");
     const Checked c = check_followed(vcd, text, pair.first, pair.second, 3);
     // Rises of M on its NIC's up path before marker A: earlier attempts.
-    const auto valid = vcd.series(kTop + "level1.nic" + std::to_string(pair.first) + ".up.p0.valid");
+    const auto valid = vcd.series(kWaveformTop + "level1.nic" + std::to_string(pair.first) + ".up.p0.valid");
     unsigned earlier = 0;
     for (std::uint64_t t = 1; t < c.a && t < valid.size(); ++t) earlier += valid[t] == 1 && valid[t - 1] == 0;
     const std::size_t second = text.find("[*] attempt 2:");
@@ -223,7 +222,7 @@ TEST(WaveformBitSerial, TracePacketReportsTheLostAttemptAndShowsTheDeliveredOne)
     const std::uint64_t lost = std::stoull(first.substr(first.find(" in clock ", at) + 10));
     EXPECT_LT(lost, c.a) << "lost before the delivered attempt started";
     // The switch's state row: that input path lost (5) from that clock on.
-    const std::string state = kTop + "level1.s1_3.in_branch" + side + ".p0.state";
+    const std::string state = kWaveformTop + "level1.s1_3.in_branch" + side + ".p0.state";
     EXPECT_EQ(vcd.at(state, lost), 5u);
     EXPECT_NE(vcd.at(state, lost - 1), 5u);
   }

@@ -18,8 +18,6 @@ namespace icn::test {
 
 namespace {
 
-const std::string kTop = "SystemC.icnsim.";
-
 struct XbarRun {
   Vcd vcd;
   std::string stem;
@@ -39,15 +37,15 @@ struct Hop {
   std::uint64_t sent = 0, received = 0;
 };
 
-struct PacketFile {
+struct CrossbarPacketFile {
   std::string text;
   std::vector<Hop> hops;
   std::vector<std::string> groups, rows;
   long long marker_a = -2, marker_b = -2;
 };
 
-PacketFile read_packet_file(const std::string& path) {
-  PacketFile f;
+CrossbarPacketFile read_crossbar_packet_file(const std::string& path) {
+  CrossbarPacketFile f;
   f.text = read_file(path);
   std::istringstream in(f.text);
   for (std::string line; std::getline(in, line);) {
@@ -68,7 +66,7 @@ PacketFile read_packet_file(const std::string& path) {
   return f;
 }
 
-std::string row(unsigned x, const std::string& leaf) { return kTop + "nic" + std::to_string(x) + "." + leaf; }
+std::string row(unsigned x, const std::string& leaf) { return kWaveformTop + "nic" + std::to_string(x) + "." + leaf; }
 
 // Whether processor x's port shows packet `id` going to / coming from `peer` in cycle t.
 bool tx_shows(const Vcd& v, unsigned x, unsigned id, unsigned peer, std::uint64_t t) {
@@ -84,7 +82,7 @@ bool rx_shows(const Vcd& v, unsigned x, unsigned id, unsigned peer, std::uint64_
 // received (rx shows a packet until its tail is in), at increasing cycles;
 // markers at the first send and last receipt; rows in path order, every one
 // a signal of the VCD.
-void expect_hops_match_vcd(const PacketFile& f, const Vcd& v, unsigned id, unsigned first, unsigned last) {
+void expect_hops_match_vcd(const CrossbarPacketFile& f, const Vcd& v, unsigned id, unsigned first, unsigned last) {
   ASSERT_FALSE(f.hops.empty()) << f.text;
   EXPECT_EQ(f.hops.front().from, first);
   EXPECT_EQ(f.hops.back().to, last);
@@ -154,7 +152,7 @@ TEST(WaveformCrossbar, TracePacketFollowsABroadcastToTheProcessorItReachedLast) 
     const XbarRun run = run_xbar(c.args + " --set outputs.trace_packet=[0,5,7,9]", "b");
     for (unsigned id : {0u, 5u, 7u}) {
       SCOPED_TRACE("packet " + std::to_string(id));
-      const PacketFile f = read_packet_file(run.stem + ".packet" + std::to_string(id) + ".gtkw");
+      const CrossbarPacketFile f = read_crossbar_packet_file(run.stem + ".packet" + std::to_string(id) + ".gtkw");
       const unsigned last = reached_last(run.vcd, c.processors, id);
       ASSERT_LT(last, c.processors);
       expect_hops_match_vcd(f, run.vcd, id, c.root, last);
@@ -175,7 +173,7 @@ TEST(WaveformCrossbar, TracePacketFollowsAChainThroughEveryProcessorInRankOrder)
                                "c");
   for (unsigned id : {0u, 3u}) {
     SCOPED_TRACE("packet " + std::to_string(id));
-    const PacketFile f = read_packet_file(run.stem + ".packet" + std::to_string(id) + ".gtkw");
+    const CrossbarPacketFile f = read_crossbar_packet_file(run.stem + ".packet" + std::to_string(id) + ".gtkw");
     ASSERT_EQ(f.hops.size(), P - 1) << f.text;
     for (unsigned i = 0; i < P - 1; ++i) {
       EXPECT_EQ(f.hops[i].from, (root + i) % P);
@@ -217,7 +215,7 @@ TEST(WaveformCrossbar, TracePacketFollowsAReductionsLongestChainToTheRoot) {
       start = x;
     }
   }
-  const PacketFile f = read_packet_file(run.stem + ".packet2.gtkw");
+  const CrossbarPacketFile f = read_crossbar_packet_file(run.stem + ".packet2.gtkw");
   ASSERT_EQ(f.hops.size(), longest) << f.text;
   expect_hops_match_vcd(f, run.vcd, id, start, root);
 }

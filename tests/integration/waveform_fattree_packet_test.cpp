@@ -20,8 +20,6 @@ namespace icn::test {
 
 namespace {
 
-const std::string kTop = "SystemC.icnsim.";
-
 // A binary fat tree of n = 2^h leaves: c[l-1] physical links per direction
 // between levels l-1 and l. Channels are named after the block they leave
 // and its port, under the level of that block.
@@ -66,15 +64,15 @@ struct Tree {
 // The buses (row prefixes) of a channel: one per physical link, as many as
 // the waveform shows one by one (the first 8).
 std::vector<std::string> buses(const std::string& channel, unsigned width) {
-  if (width == 1) return {kTop + channel + ".pkt"};
+  if (width == 1) return {kWaveformTop + channel + ".pkt"};
   std::vector<std::string> b;
-  for (unsigned i = 0; i < std::min(width, 8u); ++i) b.push_back(kTop + channel + ".link" + std::to_string(i) + ".pkt");
+  for (unsigned i = 0; i < std::min(width, 8u); ++i) b.push_back(kWaveformTop + channel + ".link" + std::to_string(i) + ".pkt");
   return b;
 }
 
 // "SystemC.icnsim.level1.r1_0.up.link1.pkt.dst" -> "level1.r1_0.up"
 std::string channel_of(const std::string& signal) {
-  std::string rest = signal.substr(kTop.size());
+  std::string rest = signal.substr(kWaveformTop.size());
   std::size_t cut = 0;
   for (int part = 0; part < 3; ++part) cut = rest.find('.', cut) + 1;
   return rest.substr(0, cut - 1);
@@ -210,7 +208,7 @@ TEST(WaveformFatTreePacket, SaveFileLabelsAndGroupsEveryChannel) {
     EXPECT_EQ(vcd.ids.count(name), 1u) << name;
     const std::string channel = channel_of(name);
     channels_with_group.insert(channel);
-    std::string path = name.substr(kTop.size()), slashed = channel;
+    std::string path = name.substr(kWaveformTop.size()), slashed = channel;
     std::replace(path.begin(), path.end(), '.', '/');
     std::replace(slashed.begin(), slashed.end(), '.', '/');
     EXPECT_NE(group.find(slashed), std::string::npos) << "group " << group << " holds " << name;

@@ -156,8 +156,6 @@ const std::vector<Case>& cases() {
   return all;
 }
 
-const std::string kTop = "SystemC.icnsim.";
-
 // One transfer on a link, as the sender's packet bus shows it.
 struct Send {
   unsigned from = 0, port = 0, to = 0;
@@ -170,7 +168,7 @@ std::vector<Send> read_sends(const Vcd& vcd, const Net& net) {
     const std::string tail = ".pkt.valid";
     if (name.size() < tail.size() || name.compare(name.size() - tail.size(), tail.size(), tail) != 0) continue;
     const std::string bus = name.substr(0, name.size() - 5);  // ...pkt.
-    const std::string path = name.substr(kTop.size());        // r3_5.xp.pkt.valid
+    const std::string path = name.substr(kWaveformTop.size());  // r3_5.xp.pkt.valid
     const std::string router = path.substr(0, path.find('.'));
     const std::string port = path.substr(router.size() + 1, path.find('.', router.size() + 1) - router.size() - 1);
     const int x = net.node_named(router), q = net.port_named(port);
@@ -225,7 +223,6 @@ std::vector<std::string> split_lines(const std::string& text) {
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
 }
-
 
 }  // namespace
 
@@ -288,7 +285,7 @@ TEST(WaveformIbt, EveryGroupNodeKeepsEachPacketOnceFromTheSource) {
     for (const Send& s : sends)
       if (s.dup == 0) ++fresh[{s.to, s.cycle + 1}];
     for (unsigned x = 0; x < net.nodes(); ++x) {
-      const std::string r = kTop + net.name(x) + ".";
+      const std::string r = kWaveformTop + net.name(x) + ".";
       const auto eject = run.vcd.series(r + "eject.count"), held = run.vcd.series(r + "held");
       for (std::uint64_t t = 0; t < eject.size(); ++t) {
         const auto it = fresh.find({x, t});
@@ -297,7 +294,7 @@ TEST(WaveformIbt, EveryGroupNodeKeepsEachPacketOnceFromTheSource) {
       EXPECT_EQ(held.back(), c.in_group(x) ? k : 0u) << net.name(x);
     }
     // All k packets go into the source's buffer in step 1, where its first link transfer is.
-    const std::string nic = kTop + net.name(c.source) + ".nic.inject.";
+    const std::string nic = kWaveformTop + net.name(c.source) + ".nic.inject.";
     const auto injected = run.vcd.series(nic + "count");
     EXPECT_EQ(injected[1], k);
     EXPECT_EQ(std::accumulate(injected.begin(), injected.end(), std::uint64_t{0}), k);
@@ -329,10 +326,10 @@ TEST(WaveformIbt, SaveFileGroupsEveryRouterAndPortWithFullPathLabels) {
     EXPECT_EQ(run.vcd.ids.count(signal), 1u) << signal;
     shown.insert(signal);
     if (signal == "SystemC.cycle") continue;
-    ASSERT_EQ(signal.rfind(kTop, 0), 0u) << signal;
+    ASSERT_EQ(signal.rfind(kWaveformTop, 0), 0u) << signal;
     // The label from the signal's name: dots become '/', a port scope (xp) its name (x+).
     std::vector<std::string> parts;
-    std::istringstream in(signal.substr(kTop.size()));
+    std::istringstream in(signal.substr(kWaveformTop.size()));
     for (std::string part; std::getline(in, part, '.');) parts.push_back(part);
     if (parts.size() > 1 && net.port_named(parts[1]) >= 0) parts[1] = net.port_label(static_cast<unsigned>(net.port_named(parts[1])));
     std::string expected;
@@ -438,7 +435,7 @@ TEST(WaveformIbt, TracePacketFollowsTheRouteToTheNodeItReachedLast) {
         EXPECT_EQ(h.to, net.name(net.neighbour(static_cast<unsigned>(x), static_cast<unsigned>(q))));
         EXPECT_GT(h.sent, cycle);
         EXPECT_FALSE(h.outside);
-        const std::string bus = kTop + h.from + "." + net.port_scope(static_cast<unsigned>(q)) + ".pkt.";
+        const std::string bus = kWaveformTop + h.from + "." + net.port_scope(static_cast<unsigned>(q)) + ".pkt.";
         EXPECT_EQ(run.vcd.at(bus + "valid", h.sent), 1u);
         EXPECT_EQ(run.vcd.at(bus + "packet", h.sent), id);
         EXPECT_EQ(run.vcd.at(bus + "dup", h.sent), 0u);
@@ -448,7 +445,7 @@ TEST(WaveformIbt, TracePacketFollowsTheRouteToTheNodeItReachedLast) {
       EXPECT_EQ(at, f.destination);
       EXPECT_EQ(cycle, latest);
       EXPECT_EQ(f.marker_b, static_cast<long long>(latest));
-      EXPECT_EQ(run.vcd.at(kTop + net.name(c.source) + ".nic.inject.count", static_cast<std::uint64_t>(f.marker_a)), k);
+      EXPECT_EQ(run.vcd.at(kWaveformTop + net.name(c.source) + ".nic.inject.count", static_cast<std::uint64_t>(f.marker_a)), k);
       // Rows in route order, every one a signal of the waveform.
       std::vector<std::string> groups{net.name(c.source) + "/nic/inject"};
       for (const auto& h : f.hops) groups.push_back(h.from + "/" + h.port);

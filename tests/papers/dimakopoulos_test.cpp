@@ -48,14 +48,6 @@ std::uint64_t equation(const Case& c, bool pipelined) {
   return pipelined ? sum + 2 * h - 1 : sum + h * h;
 }
 
-std::uint64_t cycles(const ScenarioRun& run) { return run.results["result"]["cycles"].get<std::uint64_t>(); }
-
-void expect_clean(const ScenarioRun& run) {
-  EXPECT_EQ(run.problem, "");
-  EXPECT_TRUE(run.results["result"]["verified"].get<bool>());
-  EXPECT_EQ(run.results["result"]["conservation"], "ok");
-}
-
 class Dimakopoulos : public ::testing::TestWithParam<Case> {};
 
 }  // namespace

@@ -24,14 +24,6 @@ namespace {
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
-std::uint64_t cycles(const ScenarioRun& run) { return run.results["result"]["cycles"].get<std::uint64_t>(); }
-
-void expect_clean(const ScenarioRun& run) {
-  EXPECT_EQ(run.problem, "");
-  EXPECT_TRUE(run.results["result"]["verified"].get<bool>());
-  EXPECT_EQ(run.results["result"]["conservation"], "ok");
-}
-
 std::string label(const ScenarioRun& run) {
   const auto& s = run.results["scenario"];
   std::ostringstream o;

@@ -102,7 +102,9 @@ TEST(RtlWaveform, IsWrittenBesideTheVcdWholeAndInPlaceOnTheSameTimeBase) {
   ASSERT_FALSE(t.empty());
   for (std::size_t i = 0; i < t.size(); ++i) {
     EXPECT_EQ(t[i] % 2, 0u) << t[i];  // whole cycles only
-    if (i > 0) EXPECT_GT(t[i], t[i - 1]);
+    if (i > 0) {
+      EXPECT_GT(t[i], t[i - 1]);
+    }
   }
   // The whole run is in the file (it was once cut off at Verilator's last
   // buffer): up to the last cycle the engine evaluated.

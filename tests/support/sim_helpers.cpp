@@ -49,6 +49,14 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
+std::uint64_t cycles(const ScenarioRun& run) { return run.results["result"]["cycles"].get<std::uint64_t>(); }
+
+void expect_clean(const ScenarioRun& run) {
+  EXPECT_EQ(run.problem, "");
+  EXPECT_TRUE(run.results["result"]["verified"].get<bool>());
+  EXPECT_EQ(run.results["result"]["conservation"], "ok");
+}
+
 namespace {
 
 std::filesystem::path process_scratch_root() {

@@ -2,6 +2,7 @@
 // command.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -49,5 +50,15 @@ std::string scratch_dir();
 void install_scratch_cleaner();
 
 std::string read_file(const std::string& path);
+
+// The shipped scenarios, testbench/scenarios/ (with the trailing slash).
+inline const std::string kScenarios = std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/";
+// Where icnsim's own signals start in a VCD or FST file.
+inline const std::string kWaveformTop = "SystemC.icnsim.";
+
+// A run's result.cycles, and what every clean run shows: no problem, verified,
+// conservation ok.
+std::uint64_t cycles(const ScenarioRun& run);
+void expect_clean(const ScenarioRun& run);
 
 }  // namespace icn::test
