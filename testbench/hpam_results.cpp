@@ -10,7 +10,6 @@
 
 namespace icn {
 
-using hpam::Algorithm;
 using hpam::Collective;
 
 
@@ -25,7 +24,7 @@ HpamExpectation hpam_expectation(const HpamSetup& setup, std::pair<unsigned, uns
   const auto& low = setup.levels[1];
   const unsigned p2 = shape.first, q2 = shape.second;
   const bool bc = setup.spec.collective == Collective::kBroadcast;
-  const bool multicast = setup.spec.algorithm == Algorithm::kMulticast;
+  const bool multicast = setup.spec.algorithm == hpam::Algorithm::kMulticast;
   auto set = [&](const char* eq, double us) {
     x.equation = eq;
     x.us = us;
@@ -41,7 +40,7 @@ HpamExpectation hpam_expectation(const HpamSetup& setup, std::pair<unsigned, uns
     return x;
   }
   // Several level-1 processors: the relay programs of sections 3.2 and 4.2.
-  if (setup.spec.algorithm == Algorithm::kBruteForce) {
+  if (setup.spec.algorithm == hpam::Algorithm::kBruteForce) {
     x.why_none = "the paper gives no equation for the brute force with several level-1 processors";
     return x;
   }

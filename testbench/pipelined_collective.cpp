@@ -13,7 +13,7 @@ using namespace frac;
 
 namespace {
 
-constexpr std::int64_t kMaxPackets = 1 << 20;
+constexpr std::int64_t kMaxPipelinedPackets = 1 << 20;
 constexpr std::int64_t kMaxUnits = 1ll << 40;
 constexpr std::uint64_t kMaxTransfers = 1ull << 31;  // packet transfers in one run (time and memory)
 // The search's largest group: up to P (a group of P is nearly the chain) on
@@ -21,13 +21,13 @@ constexpr std::uint64_t kMaxTransfers = 1ull << 31;  // packet transfers in one 
 unsigned tune_group_max(std::uint32_t processors) { return processors <= 1024 ? std::min(processors, 128u) : 32u; }
 constexpr std::uint32_t kTunePacketsMax = 4096;
 
-const ChoiceParam kCollective{"traffic.collective", "broadcast", {"broadcast", "reduction"},
+const ChoiceParam kPipelinedCollective{"traffic.collective", "broadcast", {"broadcast", "reduction"},
                               "broadcast from the root, or reduction to it"};
 const ChoiceParam kAlgorithm{"traffic.algorithm", "fractional", {"chain", "binary", "fractional"},
                              "communication pattern"};
 const RawParam kGroup{"traffic.group", "2", "1..P, or auto (fractional only)", "r: PUs per group of the fractional tree",
                       "traffic.algorithm=fractional"};
-const RawParam kPackets{"traffic.packets", "8", "1..1048576 (a multiple of r), or auto", "s: packets per message"};
+const RawParam kPipelinedPackets{"traffic.packets", "8", "1..1048576 (a multiple of r), or auto", "s: packets per message"};
 const IntParam kMessageUnits{"traffic.message_units", 64, 1, kMaxUnits,
                              "k: message length in units (one unit per cycle per link)", "", "1..2^40, at least s"};
 const IntParam kRoot{"traffic.root", 0, 0, 0, "the broadcasting (or reducing) PU", "", "0..P-1"};
@@ -67,12 +67,12 @@ void read_group_and_packets(Config& cfg, PipelinedProgram& p) {
   } else if (!auto_r) {
     p.r = static_cast<unsigned>(cfg.integer(kGroup.key, 1, logical));
   }
-  const YAML::Node packets = kPackets.read(cfg);
+  const YAML::Node packets = kPipelinedPackets.read(cfg);
   const bool auto_s = packets.IsScalar() && packets.Scalar() == "auto";
   if (auto_r && !auto_s) cfg.fail("traffic.group", "auto needs traffic.packets=auto too (s must be a multiple of r)");
   if (!auto_r && !auto_s) {
     cfg.declare_unused("traffic.tuning", "applies only with traffic.packets=auto");
-    p.s = static_cast<std::uint32_t>(cfg.integer(kPackets.key, 1, kMaxPackets));
+    p.s = static_cast<std::uint32_t>(cfg.integer(kPipelinedPackets.key, 1, kMaxPipelinedPackets));
     return;
   }
   p.tuned = true;
@@ -114,7 +114,7 @@ std::uint32_t PipelinedProgram::window() const {
 }
 
 std::vector<ParamSpec> program_traffic_params() {
-  return {kCollective.spec(), kAlgorithm.spec(), kGroup.spec(),  kPackets.spec(),   kMessageUnits.spec(),
+  return {kPipelinedCollective.spec(), kAlgorithm.spec(), kGroup.spec(),  kPipelinedPackets.spec(),   kMessageUnits.spec(),
           kRoot.spec(),       kOperator.spec(),  kTuning.spec(), kLastPacket.spec()};
 }
 
@@ -126,7 +126,7 @@ void read_program(Config& cfg, PipelinedProgram& p, unsigned pipeline, bool vc) 
   const std::int64_t P = p.processors;
   cfg.declare(program_traffic_params());
   cfg.declare(program_nic_params(vc));
-  p.reduction = kCollective.read(cfg) == "reduction";
+  p.reduction = kPipelinedCollective.read(cfg) == "reduction";
   const std::string alg = kAlgorithm.read(cfg);
   p.algorithm = alg == "chain" ? Algorithm::kChain : alg == "binary" ? Algorithm::kBinary : Algorithm::kFractional;
   p.simplex = kNicModel.read(cfg) == "simplex";

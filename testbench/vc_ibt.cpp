@@ -17,7 +17,7 @@ namespace icn {
 
 namespace {
 
-const RawParam kBypass{"network.bypass", "[2]",
+const RawParam kVcBypass{"network.bypass", "[2]",
                        "[b_1,...,b_k]: each 1..k-1 (k = network.k), a multiple of n*(list length), 2*b_j != 0 mod k",
                        "ibt: bypass lengths b = <b_1..b_k> (the key of network.type=ibt; its side and dimensions are "
                        "network.k and network.n here)",
@@ -25,18 +25,18 @@ const RawParam kBypass{"network.bypass", "[2]",
 
 }  // namespace
 
-ParamSpec vc_bypass_param() { return kBypass.spec(); }
+ParamSpec vc_bypass_param() { return kVcBypass.spec(); }
 
 void read_vc_ibt(Config& cfg, VcNetworkSpec& s, bool collective) {
   if (collective)
     cfg.fail("traffic.collective", "the collectives run on network.topology=mesh, torus or fattree, not on ibt");
-  kBypass.read(cfg);
-  const auto bypass = cfg.integer_list(kBypass.key, -(1ll << 40), 1ll << 40);  // check() names the rule broken
-  if (bypass.empty()) cfg.fail(kBypass.key, "an iBT needs at least one bypass length (a torus is network.topology=torus)");
+  kVcBypass.read(cfg);
+  const auto bypass = cfg.integer_list(kVcBypass.key, -(1ll << 40), 1ll << 40);  // check() names the rule broken
+  if (bypass.empty()) cfg.fail(kVcBypass.key, "an iBT needs at least one bypass length (a torus is network.topology=torus)");
   std::set<std::int64_t> lengths;
   for (auto b : bypass)
     if (!lengths.insert(b).second)
-      cfg.fail(kBypass.key, "length " + std::to_string(b) + " is listed twice; give each bypass length once");
+      cfg.fail(kVcBypass.key, "length " + std::to_string(b) + " is listed twice; give each bypass length once");
   // IbtTopology's n is the side (network.k here), its d the dimensions (network.n).
   const IbtTopology::Problem p = IbtTopology::check(s.k, s.n, bypass);
   if (!p.why.empty()) {

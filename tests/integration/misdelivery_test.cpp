@@ -18,7 +18,7 @@ namespace icn::test {
 
 namespace {
 
-struct Case {
+struct MisdeliveryCase {
   std::string family;
   std::string scenario;
   unsigned a, b;  // the crossed nodes
@@ -29,9 +29,9 @@ struct Case {
   std::string naming;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.family; }
+void PrintTo(const MisdeliveryCase& c, std::ostream* os) { *os << c.family; }
 
-nlohmann::json run_with_fault(const Case& c, int& exit_code) {
+nlohmann::json run_with_fault(const MisdeliveryCase& c, int& exit_code) {
   const std::string json = scratch_dir() + "/miswired.json";
   const CommandResult r = run_icnsim("run " + kScenarios + c.scenario + " --set 'network.swap_ejection=[" +
                                          std::to_string(c.a) + "," + std::to_string(c.b) + "]' --json " + json,
@@ -42,10 +42,10 @@ nlohmann::json run_with_fault(const Case& c, int& exit_code) {
 }
 }  // namespace
 
-class Misdelivery : public ::testing::TestWithParam<Case> {};
+class Misdelivery : public ::testing::TestWithParam<MisdeliveryCase> {};
 
 TEST_P(Misdelivery, CrossedEjectionLinksMakeTheRunUnverifiedAndNameBothNodes) {
-  const Case& c = GetParam();
+  const MisdeliveryCase& c = GetParam();
   int exit_code = -1;
   const nlohmann::json j = run_with_fault(c, exit_code);
   EXPECT_EQ(exit_code, 1);  // a run that does not verify
@@ -72,7 +72,7 @@ TEST_P(Misdelivery, CrossedEjectionLinksMakeTheRunUnverifiedAndNameBothNodes) {
 // Without the fault the same scenarios verify (so the check above is not a
 // verdict that always says no).
 TEST_P(Misdelivery, TheSameRunWithoutTheFaultVerifies) {
-  const Case& c = GetParam();
+  const MisdeliveryCase& c = GetParam();
   const std::string json = scratch_dir() + "/wired.json";
   const CommandResult r = run_icnsim("run " + kScenarios + c.scenario + " --json " + json, 240);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -83,19 +83,19 @@ TEST_P(Misdelivery, TheSameRunWithoutTheFaultVerifies) {
 
 INSTANTIATE_TEST_SUITE_P(
     EveryFamily, Misdelivery,
-    ::testing::Values(Case{"vc_mesh", "mesh8x8_uniform.yaml", 3, 4, "node"},
-                      Case{"vc_torus", "torus8x8_uniform.yaml", 0, 9, "node"},
-                      Case{"vc_fattree", "fattree16_uniform.yaml", 0, 1, "node"},  // siblings under one router
-                      Case{"vc_single_port", "fractional_mesh_htree.yaml", 0, 5, "node"},
-                      Case{"crossbar", "fractional_crossbar_broadcast.yaml", 0, 5, "node"},
-                      Case{"crossbar_reduction", "fractional_crossbar_binary_reduction.yaml", 0, 5, "node"},
-                      Case{"hier_crossbar", "fractional_hier_crossbar.yaml", 0, 5, "node"},
-                      Case{"hpam_broadcast", "hpam_broadcast_hybrid.yaml", 0, 5, "processor"},
-                      Case{"hpam_gather", "hpam_gather_multicast.yaml", 0, 5, "processor"},
-                      Case{"ibt", "ibt_table1_line.yaml", 1, 0, "group"},
-                      Case{"packet_fattree", "fattree_cbft16_total_exchange.yaml", 2, 5, "node"},
-                      Case{"bitserial_fattree", "fattree_bitserial_doubling64_random.yaml", 2, 5, "node"}),
-    [](const ::testing::TestParamInfo<Case>& info) { return info.param.family; });
+    ::testing::Values(MisdeliveryCase{"vc_mesh", "mesh8x8_uniform.yaml", 3, 4, "node"},
+                      MisdeliveryCase{"vc_torus", "torus8x8_uniform.yaml", 0, 9, "node"},
+                      MisdeliveryCase{"vc_fattree", "fattree16_uniform.yaml", 0, 1, "node"},  // siblings under one router
+                      MisdeliveryCase{"vc_single_port", "fractional_mesh_htree.yaml", 0, 5, "node"},
+                      MisdeliveryCase{"crossbar", "fractional_crossbar_broadcast.yaml", 0, 5, "node"},
+                      MisdeliveryCase{"crossbar_reduction", "fractional_crossbar_binary_reduction.yaml", 0, 5, "node"},
+                      MisdeliveryCase{"hier_crossbar", "fractional_hier_crossbar.yaml", 0, 5, "node"},
+                      MisdeliveryCase{"hpam_broadcast", "hpam_broadcast_hybrid.yaml", 0, 5, "processor"},
+                      MisdeliveryCase{"hpam_gather", "hpam_gather_multicast.yaml", 0, 5, "processor"},
+                      MisdeliveryCase{"ibt", "ibt_table1_line.yaml", 1, 0, "group"},
+                      MisdeliveryCase{"packet_fattree", "fattree_cbft16_total_exchange.yaml", 2, 5, "node"},
+                      MisdeliveryCase{"bitserial_fattree", "fattree_bitserial_doubling64_random.yaml", 2, 5, "node"}),
+    [](const ::testing::TestParamInfo<MisdeliveryCase>& info) { return info.param.family; });
 
 TEST(Misdelivery, SwapEjectionRefusesAnythingButTwoDifferentNodes) {
   expect_rejected("run " + kScenarios + "mesh8x8_uniform.yaml --set 'network.swap_ejection=[3]'", "two different nodes");

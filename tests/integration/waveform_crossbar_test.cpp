@@ -32,14 +32,14 @@ XbarRun run_xbar(const std::string& args, const std::string& name) {
   return r;
 }
 
-struct Hop {
+struct XbarHop {
   unsigned from = 0, to = 0;
   std::uint64_t sent = 0, received = 0;
 };
 
 struct CrossbarPacketFile {
   std::string text;
-  std::vector<Hop> hops;
+  std::vector<XbarHop> hops;
   std::vector<std::string> groups, rows;
   long long marker_a = -2, marker_b = -2;
 };
@@ -49,7 +49,7 @@ CrossbarPacketFile read_crossbar_packet_file(const std::string& path) {
   f.text = read_file(path);
   std::istringstream in(f.text);
   for (std::string line; std::getline(in, line);) {
-    Hop h;
+    XbarHop h;
     unsigned long long sent = 0, received = 0;
     if (std::sscanf(line.c_str(), "[*] hop %*u: nic%u -> nic%u: sent %llu, received %llu", &h.from, &h.to, &sent,
                     &received) == 4) {
@@ -89,7 +89,7 @@ void expect_hops_match_vcd(const CrossbarPacketFile& f, const Vcd& v, unsigned i
   std::vector<std::string> groups{"nic" + std::to_string(first) + "/tx"};
   std::uint64_t previous = 0;
   for (std::size_t i = 0; i < f.hops.size(); ++i) {
-    const Hop& h = f.hops[i];
+    const XbarHop& h = f.hops[i];
     SCOPED_TRACE("hop " + std::to_string(i + 1));
     if (i > 0) {
       EXPECT_EQ(h.from, f.hops[i - 1].to);

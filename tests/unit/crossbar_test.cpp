@@ -15,19 +15,19 @@ namespace icn {
 
 namespace {
 
-struct Initiator : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<Initiator> socket;
-  explicit Initiator(sc_core::sc_module_name n) : sc_module(n), socket("socket") {}
+struct XbarInitiator : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<XbarInitiator> socket;
+  explicit XbarInitiator(sc_core::sc_module_name n) : sc_module(n), socket("socket") {}
 };
 
-struct Recorder : DeliverySink, SendCompletion {
+struct XbarRecorder : DeliverySink, SendCompletion {
   std::vector<Delivery> got;
   std::vector<Cycle> completed;
   void deliver(const Delivery& d) override { got.push_back(d); }
   void send_completed(Cycle now) override { completed.push_back(now); }
 };
 
-tlm::tlm_response_status transfer(Initiator& i, tlm::tlm_command cmd, std::uint64_t address, std::uint32_t seq) {
+tlm::tlm_response_status transfer(XbarInitiator& i, tlm::tlm_command cmd, std::uint64_t address, std::uint32_t seq) {
   std::uint32_t data[4] = {seq, 2, 3, 4};
   tlm::tlm_generic_payload t;
   IcnExtension ext;
@@ -54,23 +54,23 @@ struct Script : Clocked {
 constexpr Cycle kStartup = 7;
 constexpr std::uint32_t kUnits = 5;
 
-struct Bench {
+struct XbarBench {
   UnitPacketPool pool;
   TrafficLedger ledger;
   CycleEngine engine{"engine", {}};
   xbar::CrossbarNetwork net{{1, 3, 0}, pool, engine};
   std::vector<SinglePortNic*> directory;
   std::vector<std::unique_ptr<SinglePortNic>> nics;
-  std::vector<std::unique_ptr<Initiator>> cpus;
-  std::vector<Recorder> rec{3};
-  Bench() {
+  std::vector<std::unique_ptr<XbarInitiator>> cpus;
+  std::vector<XbarRecorder> rec{3};
+  XbarBench() {
     directory.resize(3);
     for (NodeId x = 0; x < 3; ++x) {
       nics.push_back(std::make_unique<SinglePortNic>(("nic" + std::to_string(x)).c_str(),
                                                      SinglePortNic::Params{x, kStartup, kUnits, SinglePortNic::Model::kDuplex},
                                                      pool, ledger, engine, net, directory));
       directory[x] = nics.back().get();
-      cpus.push_back(std::make_unique<Initiator>(("cpu" + std::to_string(x)).c_str()));
+      cpus.push_back(std::make_unique<XbarInitiator>(("cpu" + std::to_string(x)).c_str()));
       cpus.back()->socket.bind(nics.back()->socket);
       nics.back()->connect_processor(rec[x], rec[x]);
     }
@@ -86,7 +86,7 @@ struct Bench {
 // after the first, and its head waited m cycles (measured on the port's link).
 // A send to PU 0 whose receive is posted only in cycle 20 starts then.
 TEST(Crossbar, TransfersCostTPlusMAndContendAtAPort) {
-  Bench b;
+  XbarBench b;
   Script script([&](Cycle now) {
     if (now == 1) {
       EXPECT_EQ(transfer(*b.cpus[2], tlm::TLM_READ_COMMAND, 0, 0), tlm::TLM_OK_RESPONSE);

@@ -14,13 +14,12 @@ namespace icn {
 
 namespace {
 
-using test::Shape;
 using test::coords_of;
 using test::node_of;
 using test::bypass_of;
 using test::expected_route;
 
-const std::vector<Shape> kShapes{
+const std::vector<test::Shape> kIbtShapes{
     {8, 1, {3}, 2},         // a ring with chords of 3
     {8, 2, {2}, 2},         // the VC family's default: iBT(8^2; <2>)
     {12, 2, {4, 8}, 4},     // two bypass lengths
@@ -30,7 +29,7 @@ const std::vector<Shape> kShapes{
 }  // namespace
 
 TEST(VcIbt, LinksPairUpAndBypassLinksFollowTheClassDefinition) {
-  for (const Shape& s : kShapes) {
+  for (const test::Shape& s : kIbtShapes) {
     vc::IbtVcTopology t(s.k, s.n, s.b, s.vcs, true);
     SCOPED_TRACE(t.describe());
     for (unsigned r = 0; r < t.routers(); ++r) {
@@ -66,7 +65,7 @@ TEST(VcIbt, LinksPairUpAndBypassLinksFollowTheClassDefinition) {
 // hop carries the lower VC half until the path wraps past 0 in that dimension
 // (a bypass that jumps over 0 included), the upper from that hop on.
 TEST(VcIbt, RoutesTakeTheNonOvershootingBypassAndSwitchClassOnEveryWrap) {
-  for (const Shape& s : kShapes) {
+  for (const test::Shape& s : kIbtShapes) {
     vc::IbtVcTopology t(s.k, s.n, s.b, s.vcs, true);
     SCOPED_TRACE(t.describe());
     const std::uint64_t all = (std::uint64_t{1} << s.vcs) - 1, lower = (std::uint64_t{1} << (s.vcs / 2)) - 1;
