@@ -3,13 +3,128 @@
 #include "models/engine.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <csignal>
+#include <exception>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace icn {
 
 std::atomic<int> CycleEngine::interrupt_signal_{0};
+
+namespace {
+
+// The worker this thread is during a multi-threaded network phase, or -1.
+thread_local int tl_worker = -1;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+}  // namespace
+
+// The helper threads of a multi-threaded engine (workers 1 .. threads - 1; the
+// simulation thread is worker 0). Once per cycle the simulation thread opens
+// a round (a new epoch), every worker evaluates its own blocks, and the round
+// closes when all have arrived: a barrier, which also orders every link write
+// of the round before every read of the next. A helper spins for a while
+// before it sleeps, so that short cycles cost no system call, and sleeps so
+// that an idle or overloaded machine is not kept busy.
+class CycleEngine::Workers {
+ public:
+  Workers(CycleEngine& engine, unsigned threads) : engine_(engine), per_(threads) {
+    for (unsigned w = 1; w < threads; ++w) helpers_.emplace_back([this, w] { helper(w); });
+  }
+  ~Workers() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_.store(true, std::memory_order_seq_cst);
+    }
+    wake_.notify_all();
+    for (auto& t : helpers_) t.join();
+  }
+
+  struct alignas(64) PerWorker {
+    std::uint64_t evaluations = 0;
+    std::size_t pushed = 0;    // wake-ups this worker queued in the ring's lanes
+    std::size_t consumed = 0;  // wake-ups it took from its lanes
+    std::vector<Clocked*> commits;
+    std::vector<Clocked*> scratch;
+    std::exception_ptr error;
+  };
+  PerWorker& per(unsigned w) { return per_[w]; }
+  unsigned count() const { return static_cast<unsigned>(per_.size()); }
+
+  // Evaluates cycle t's network phase on every worker; returns when all are done.
+  void run(Cycle t) {
+    cycle_ = t;
+    arrived_.store(0, std::memory_order_relaxed);
+    epoch_.fetch_add(1, std::memory_order_seq_cst);
+    if (sleepers_.load(std::memory_order_seq_cst) > 0) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      wake_.notify_all();
+    }
+    share(0);
+    const unsigned helpers = count() - 1;
+    for (unsigned spins = 0; arrived_.load(std::memory_order_acquire) != helpers; ++spins) {
+      if (spins < 4096) cpu_relax();
+      else std::this_thread::yield();
+    }
+  }
+
+ private:
+  void share(unsigned w) {
+    tl_worker = static_cast<int>(w);
+    try {
+      engine_.evaluate_share(w, cycle_);
+    } catch (...) {
+      per_[w].error = std::current_exception();
+    }
+    tl_worker = -1;
+  }
+
+  void helper(unsigned w) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      unsigned spins = 0;
+      while (epoch_.load(std::memory_order_acquire) == seen && !quit_.load(std::memory_order_acquire)) {
+        if (++spins < 8192) {
+          cpu_relax();
+          continue;
+        }
+        std::unique_lock<std::mutex> lock(mutex_);
+        sleepers_.fetch_add(1, std::memory_order_seq_cst);
+        wake_.wait(lock, [&] {
+          return epoch_.load(std::memory_order_seq_cst) != seen || quit_.load(std::memory_order_seq_cst);
+        });
+        sleepers_.fetch_sub(1, std::memory_order_seq_cst);
+      }
+      if (quit_.load(std::memory_order_acquire)) return;
+      seen = epoch_.load(std::memory_order_acquire);
+      share(w);
+      arrived_.fetch_add(1, std::memory_order_release);
+    }
+  }
+
+  CycleEngine& engine_;
+  std::vector<PerWorker> per_;
+  std::vector<std::thread> helpers_;
+  Cycle cycle_ = 0;
+  std::atomic<std::uint64_t> epoch_{0};
+  std::atomic<unsigned> arrived_{0};
+  std::atomic<unsigned> sleepers_{0};
+  std::atomic<bool> quit_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+};
 
 const char* to_string(RunOutcome::Status status) {
   switch (status) {
@@ -24,14 +139,23 @@ const char* to_string(RunOutcome::Status status) {
 }
 
 CycleEngine::CycleEngine(sc_core::sc_module_name name, Options options)
-    : sc_module(name), options_(options) {
+    : sc_module(name), options_(options), threads_(std::max(1u, options.threads)) {
+  if (threads_ > 1 && options_.per_block_methods)
+    throw std::invalid_argument("engine: several threads need the engine scheduler, not per-block methods");
+  if (threads_ > 1) {
+    lanes_.resize(static_cast<std::size_t>(threads_ + 1) * threads_ * kRing);
+    proc_lanes_.resize(static_cast<std::size_t>(threads_) * kRing);
+  }
   SC_HAS_PROCESS(CycleEngine);
   SC_METHOD(step);  // runs once at time 0, then re-arms itself with next_trigger
 }
 
+CycleEngine::~CycleEngine() = default;
+
 void CycleEngine::add(Clocked& block) {
   if (block.engine_ != nullptr) throw std::logic_error(block.block_name() + ": registered twice");
   block.engine_ = this;
+  block.index_ = static_cast<std::uint32_t>(blocks_.size());
   blocks_.push_back(&block);
   if (options_.per_block_methods) {
     sc_core::sc_spawn_options opts;
@@ -62,8 +186,28 @@ void CycleEngine::wake(Clocked& block, Cycle when) {
                            std::to_string(when) + " during cycle " + std::to_string(now_) +
                            " (a block may only wake later phases or later cycles)");
   }
-  if (block.queued_for_ == when) return;
-  block.queued_for_ = when;
+  if (threads_ > 1) {
+    if (block.queued_for_.exchange(when, std::memory_order_relaxed) == when) return;
+    const int w = tl_worker;
+    if (when - now_ >= kRing) {
+      std::lock_guard<std::mutex> lock(far_mutex_);
+      far_.push(Deferred{when, far_order_++, phase, &block});
+      return;
+    }
+    const std::size_t slot = when & (kRing - 1);
+    if (w < 0) {  // the simulation thread, outside the network phase
+      if (block.phase_ == Phase::kNetwork) lane(threads_, block.owner_, slot).push_back(&block);
+      else ring_[phase][slot].push_back(&block);
+      ++ring_items_;
+      return;
+    }
+    if (block.phase_ == Phase::kNetwork) lane(static_cast<unsigned>(w), block.owner_, slot).push_back(&block);
+    else proc_lanes_[static_cast<std::size_t>(w) * kRing + slot].push_back(&block);
+    ++workers_->per(static_cast<unsigned>(w)).pushed;
+    return;
+  }
+  if (block.queued_for_.load(std::memory_order_relaxed) == when) return;
+  block.queued_for_.store(when, std::memory_order_relaxed);
   if (when - now_ < kRing) {
     ring_[phase][when & (kRing - 1)].push_back(&block);
     ++ring_items_;
@@ -76,15 +220,28 @@ void CycleEngine::add_cycle_hook(std::function<void(Cycle)> hook) {
   cycle_hooks_.push_back(std::move(hook));
 }
 
+void CycleEngine::request_commit(Clocked& block) {
+  if (tl_worker < 0) throw std::logic_error("engine: " + block.block_name() + " asked for a commit outside a worker");
+  workers_->per(static_cast<unsigned>(tl_worker)).commits.push_back(&block);
+}
+
+bool CycleEngine::slot_has_work(std::size_t slot) const {
+  for (int p = 0; p < kPhaseCount; ++p)
+    if (!ring_[p][slot].empty()) return true;
+  if (threads_ == 1) return false;
+  for (unsigned w = 0; w < threads_; ++w)
+    if (!proc_lanes_[static_cast<std::size_t>(w) * kRing + slot].empty()) return true;
+  for (unsigned from = 0; from <= threads_; ++from)
+    for (unsigned to = 0; to < threads_; ++to)
+      if (!lanes_[(static_cast<std::size_t>(from) * threads_ + to) * kRing + slot].empty()) return true;
+  return false;
+}
+
 Cycle CycleEngine::next_pending() const {
   Cycle best = far_.empty() ? kNever : far_.top().when;
   if (ring_items_ > 0) {
-    for (Cycle c = now_ + 1; c < now_ + kRing && c < best; ++c) {
-      const std::size_t slot = c & (kRing - 1);
-      bool any = false;
-      for (int p = 0; p < kPhaseCount; ++p) any = any || !ring_[p][slot].empty();
-      if (any) return c;
-    }
+    for (Cycle c = now_ + 1; c < now_ + kRing && c < best; ++c)
+      if (slot_has_work(c & (kRing - 1))) return c;
   }
   return best;
 }
@@ -93,12 +250,123 @@ void CycleEngine::take_due_deferred(Cycle t) {
   while (!far_.empty() && far_.top().when == t) {
     const Deferred d = far_.top();
     far_.pop();
-    ring_[d.phase][t & (kRing - 1)].push_back(d.block);
+    if (threads_ > 1 && d.phase == static_cast<int>(Phase::kNetwork))
+      lane(threads_, d.block->owner_, t & (kRing - 1)).push_back(d.block);
+    else
+      ring_[d.phase][t & (kRing - 1)].push_back(d.block);
     ++ring_items_;
   }
 }
 
+// One worker's share of cycle t's network phase: the blocks it owns that
+// some thread woke for t, lane by lane in waking-thread order.
+void CycleEngine::evaluate_share(unsigned worker, Cycle t) {
+  Workers::PerWorker& me = workers_->per(worker);
+  const std::size_t slot = t & (kRing - 1);
+  auto evaluate = [&](Clocked* block) {
+    if (block->last_tick_ == t) return;  // woken twice for this cycle
+    block->last_tick_ = t;
+    ++me.evaluations;
+    const Cycle next = block->tick(t);
+    if (next != kNever) wake(*block, next);
+  };
+  if (options_.address_order) {
+    me.scratch.clear();
+    for (unsigned from = 0; from <= threads_; ++from) {
+      std::vector<Clocked*>& in = lane(from, worker, slot);
+      me.scratch.insert(me.scratch.end(), in.begin(), in.end());
+      me.consumed += in.size();
+      in.clear();
+    }
+    std::sort(me.scratch.begin(), me.scratch.end(), std::less<Clocked*>());
+    for (Clocked* block : me.scratch) evaluate(block);
+    return;
+  }
+  for (unsigned from = 0; from <= threads_; ++from) {
+    std::vector<Clocked*>& in = lane(from, worker, slot);
+    for (Clocked* block : in) evaluate(block);
+    me.consumed += in.size();
+    in.clear();
+  }
+}
+
+void CycleEngine::run_cycle_threaded(Cycle t) {
+  if (!owners_assigned_) {
+    // Network-phase blocks by locality (Clocked::set_locality), cut into
+    // `threads_` runs of nearly equal length: neighbours share a worker.
+    std::vector<Clocked*> network;
+    for (Clocked* b : blocks_)
+      if (b->phase_ == Phase::kNetwork) network.push_back(b);
+    auto key = [](const Clocked* b) { return std::make_pair(b->locality_ != kNever ? b->locality_ : b->index_, b->index_); };
+    std::sort(network.begin(), network.end(), [&](const Clocked* a, const Clocked* b) { return key(a) < key(b); });
+    for (std::size_t i = 0; i < network.size(); ++i)
+      network[i]->owner_ = static_cast<std::uint32_t>(i * threads_ / network.size());
+    // Wake-ups made before the first cycle went to worker 0's lanes: re-deal them.
+    for (std::size_t s = 0; s < kRing; ++s) {
+      std::vector<Clocked*> early;
+      for (unsigned from = 0; from <= threads_; ++from)
+        for (unsigned to = 0; to < threads_; ++to) {
+          std::vector<Clocked*>& in = lane(from, to, s);
+          early.insert(early.end(), in.begin(), in.end());
+          in.clear();
+        }
+      for (Clocked* b : early) lane(threads_, b->owner_, s).push_back(b);
+    }
+    owners_assigned_ = true;
+  }
+  if (!workers_) workers_ = std::make_unique<Workers>(*this, threads_);
+  take_due_deferred(t);
+  const std::size_t slot = t & (kRing - 1);
+
+  // Processor phase, on the simulation thread: its own wake-ups, then the workers'.
+  current_phase_ = static_cast<int>(Phase::kProcessor);
+  scratch_.clear();
+  std::swap(scratch_, ring_[current_phase_][slot]);
+  ring_items_ -= scratch_.size();
+  for (unsigned w = 0; w < threads_; ++w) {
+    std::vector<Clocked*>& in = proc_lanes_[static_cast<std::size_t>(w) * kRing + slot];
+    scratch_.insert(scratch_.end(), in.begin(), in.end());
+    ring_items_ -= in.size();
+    in.clear();
+  }
+  if (options_.address_order) std::sort(scratch_.begin(), scratch_.end(), std::less<Clocked*>());
+  for (Clocked* block : scratch_) {
+    if (block->last_tick_ == t) continue;
+    block->last_tick_ = t;
+    ++evaluations_;
+    const Cycle next = block->tick(t);
+    if (next != kNever) wake(*block, next);
+  }
+
+  // Network phase, on every worker.
+  current_phase_ = static_cast<int>(Phase::kNetwork);
+  workers_->run(t);
+  std::exception_ptr error;
+  std::vector<Clocked*> commits;
+  for (unsigned w = 0; w < threads_; ++w) {
+    Workers::PerWorker& p = workers_->per(w);
+    evaluations_ += p.evaluations;
+    ring_items_ += p.pushed;
+    ring_items_ -= p.consumed;
+    p.evaluations = p.pushed = p.consumed = 0;
+    if (p.error && !error) error = p.error;
+    p.error = nullptr;
+    commits.insert(commits.end(), p.commits.begin(), p.commits.end());
+    p.commits.clear();
+  }
+  if (error) std::rethrow_exception(error);
+  // Shared effects in registration order, whatever the thread count.
+  std::sort(commits.begin(), commits.end(), [](const Clocked* a, const Clocked* b) { return a->index_ < b->index_; });
+  for (Clocked* block : commits) block->commit(t);
+  current_phase_ = kPhaseCount;
+  for (auto& hook : cycle_hooks_) hook(t);
+}
+
 void CycleEngine::run_cycle(Cycle t) {
+  if (threads_ > 1) {
+    run_cycle_threaded(t);
+    return;
+  }
   take_due_deferred(t);
   for (int p = 0; p < kPhaseCount; ++p) {
     current_phase_ = p;
@@ -200,10 +468,10 @@ void CycleEngine::end_of_cycle() {
   }
   if (now_ != 0) {
     const std::size_t held = in_flight_ ? in_flight_() : 0;
-    if (held > 0 && now_ - last_progress_ >= options_.watchdog_cycles) {
+    if (held > 0 && now_ - last_progress_.load(std::memory_order_relaxed) >= options_.watchdog_cycles) {
       std::ostringstream msg;
       msg << "stall: " << held << " packet(s) held and none moved for "
-          << options_.watchdog_cycles << " cycles (since cycle " << last_progress_ << ")";
+          << options_.watchdog_cycles << " cycles (since cycle " << last_progress_.load() << ")";
       finish(RunOutcome::Status::kStalled, msg.str());
       return;
     }

@@ -26,6 +26,8 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <queue>
 #include <stdexcept>
 #include <string>
@@ -65,15 +67,34 @@ class Clocked {
   // Appends where this block holds packets (watchdog diagnostics).
   virtual void report_held(std::vector<HeldTraffic>& out) const {}
 
+  // With several threads (Options::threads > 1) a network-phase block runs on
+  // a worker thread and must not touch state it shares with other blocks
+  // (statistics, the packet pool, the ledger). It queues those effects and
+  // calls CycleEngine::request_commit(); the engine then calls commit(now) on
+  // the simulation thread after the phase, for every such block in
+  // registration order, so the effects land in the same order for any
+  // thread count.
+  virtual void commit(Cycle now) {}
+
   Phase phase() const { return phase_; }
   CycleEngine* engine() const { return engine_; }
+
+  // Where the block sits in its network, for splitting the network phase
+  // among worker threads (Options::threads): blocks are dealt out in
+  // contiguous runs of this key, so a router and its NIC, and neighbouring
+  // routers, share a worker and its caches. By default the registration order.
+  void set_locality(std::uint64_t key) { locality_ = key; }
 
  private:
   friend class CycleEngine;
   Phase phase_;
+  std::uint32_t owner_ = 0;  // the worker thread that evaluates it (threads > 1)
+  std::uint32_t index_ = 0;  // registration order (commits run in it)
+  std::uint64_t locality_ = kNever;  // kNever: index_
   CycleEngine* engine_ = nullptr;
   Cycle last_tick_ = kNever;
-  Cycle queued_for_ = kNever;
+  // Worker threads may wake one block at once: the exchange keeps one entry.
+  std::atomic<Cycle> queued_for_{kNever};
 };
 
 // Thrown by a block whose modelled hardware broke a rule the model cannot go
@@ -112,7 +133,17 @@ class CycleEngine : public sc_core::sc_module {
     // for a million blocks allocated in network order the sweep becomes
     // sequential in memory, 1.6x faster for the iBT routers.
     bool address_order = false;
+    // Threads that evaluate the network phase of a cycle (run.threads). With
+    // more than one, each network-phase block belongs to one worker (blocks
+    // split into contiguous runs by registration order, which is network
+    // order), wake-ups go into one lane per (waking worker, owning worker),
+    // and effects on shared state are committed after the phase in
+    // registration order (Clocked::commit): the results do not depend on the
+    // thread count. The processor phase stays on the simulation thread.
+    unsigned threads = 1;
   };
+
+  ~CycleEngine() override;
 
   CycleEngine(sc_core::sc_module_name name, Options options);
 
@@ -162,8 +193,14 @@ class CycleEngine : public sc_core::sc_module {
   // The signal that interrupted the process, or 0.
   static int interrupted_by() { return interrupt_signal_.load(std::memory_order_relaxed); }
 
-  // Any packet movement (link transfer, injection, delivery, drop) counts as progress.
-  void note_progress() { last_progress_ = now_; }
+  // Any packet movement (link transfer, injection, delivery, drop) counts as
+  // progress. Worker threads all store the same cycle: relaxed is enough.
+  void note_progress() { last_progress_.store(now_, std::memory_order_relaxed); }
+
+  // Worker threads evaluating the network phase (1: the simulation thread alone).
+  unsigned threads() const { return threads_; }
+  // See Clocked::commit: `block` is committed after this cycle's network phase.
+  void request_commit(Clocked& block);
 
   Cycle now() const { return now_; }
   bool finished() const { return outcome_.status != RunOutcome::Status::kRunning; }
@@ -185,8 +222,16 @@ class CycleEngine : public sc_core::sc_module {
     }
   };
 
+  class Workers;  // the worker threads (engine.cpp)
+
   void step();
   void step_per_block_methods();
+  void run_cycle_threaded(Cycle t);
+  void evaluate_share(unsigned worker, Cycle t);
+  bool slot_has_work(std::size_t slot) const;
+  std::vector<Clocked*>& lane(unsigned from, unsigned to, std::size_t slot) {
+    return lanes_[(static_cast<std::size_t>(from) * threads_ + to) * kRing + slot];
+  }
   void end_of_cycle();
   void run_cycle(Cycle t);
   void take_due_deferred(Cycle t);
@@ -195,6 +240,7 @@ class CycleEngine : public sc_core::sc_module {
   std::vector<HeldTraffic> collect_held() const;
 
   Options options_;
+  unsigned threads_ = 1;
   std::vector<Clocked*> blocks_;
   std::vector<Clocked*> ring_[kPhaseCount][kRing];
   std::size_t ring_items_ = 0;
@@ -207,9 +253,18 @@ class CycleEngine : public sc_core::sc_module {
   static std::atomic<int> interrupt_signal_;
   std::vector<std::function<void(const RunOutcome&)>> finish_callbacks_;
   std::function<std::size_t()> in_flight_;
+  // threads > 1: network-phase wake-ups, one lane per (waking thread, owning
+  // worker) and ring slot; the waking thread is a worker or, as index
+  // threads_, the simulation thread outside the network phase. Processor-phase
+  // wake-ups made by workers wait in proc_lanes_[worker][slot].
+  std::vector<std::vector<Clocked*>> lanes_;
+  std::vector<std::vector<Clocked*>> proc_lanes_;
+  std::mutex far_mutex_;  // workers' wake-ups beyond the ring (rare)
+  std::unique_ptr<Workers> workers_;
+  bool owners_assigned_ = false;
   Cycle now_ = 0;
   int current_phase_ = -1;
-  Cycle last_progress_ = 0;
+  std::atomic<Cycle> last_progress_{0};
   std::uint64_t evaluations_ = 0;
   RunOutcome outcome_;
   bool flushing_ = false;

@@ -185,7 +185,11 @@ class Link {
     const Cycle arrive = t + rows_.latency;
     const bool first = rows_.append(arrive, item);
     ++transfers_;
-    if (arrivals_ != nullptr) arrivals_->ports[arrive & 1u] |= port_bit_;
+    if (arrivals_ != nullptr) {
+      // Several senders may mark one receiver's word from different worker threads.
+      if (receiver_->engine()->threads() > 1) __atomic_fetch_or(&arrivals_->ports[arrive & 1u], port_bit_, __ATOMIC_RELAXED);
+      else arrivals_->ports[arrive & 1u] |= port_bit_;
+    }
     if (first && receiver_ != nullptr) receiver_->engine()->wake(*receiver_, arrive);
   }
 

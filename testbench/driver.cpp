@@ -168,6 +168,10 @@ const IntParam kWatchdogCycles{"run.watchdog_cycles", 10000, 1, std::int64_t{1} 
 const ChoiceParam kScheduler{"run.scheduler", "engine", {"engine", "per_block_methods"},
                              "engine: one SC_METHOD per network evaluates only blocks with work; per_block_methods: "
                              "one SC_METHOD per block every cycle (the simple scheme, for comparison)"};
+const IntParam kThreads{"run.threads", 1, 1, 256,
+                         "threads that evaluate each cycle's network phase; the results are the same for any count "
+                         "(docs/performance.md, \"Several threads\"); above 1 only where the family supports it",
+                         "", "1..256"};
 const RealParam kClockPeriod{"run.clock_period_ns", "1", 0.001, 1e6,
                              "clock period, for waveforms and reports in seconds", "0.001..1e6"};
 const RealParam kMaxWork{"run.max_work", "1e9", 1e3, 1e18,
@@ -246,6 +250,7 @@ Prepared prepare(Config& cfg) {
   p.ctx.engine.max_cycles = static_cast<Cycle>(kMaxCycles.read(cfg));
   p.ctx.engine.watchdog_cycles = static_cast<Cycle>(kWatchdogCycles.read(cfg));
   p.ctx.engine.per_block_methods = kScheduler.read(cfg) == "per_block_methods";
+  p.ctx.engine.threads = static_cast<unsigned>(kThreads.read(cfg));
   const double period_ns = kClockPeriod.read(cfg);
   p.ctx.engine.period = sc_core::sc_time(period_ns, sc_core::SC_NS);
   p.max_memory_bytes = max_memory(cfg);
@@ -256,6 +261,11 @@ Prepared prepare(Config& cfg) {
   read_trace_window(cfg, p.ctx);
   p.ctx.trace_blocks = read_trace_routers(cfg);
   p.max_trace_bytes = max_trace_bytes(cfg);
+  if (p.ctx.engine.threads > 1) {
+    const std::string why = p.setup->single_thread_reason();
+    if (!why.empty()) cfg.fail("run.threads", why + "; use run.threads=1");
+    if (p.ctx.engine.per_block_methods) cfg.fail("run.threads", "values above 1 need run.scheduler=engine");
+  }
   cfg.reject_unknown();
   return p;
 }
@@ -281,6 +291,7 @@ std::vector<ParamSpec> common_params() {
       kMaxCycles.spec(),
       kWatchdogCycles.spec(),
       kScheduler.spec(),
+      kThreads.spec(),
       kClockPeriod.spec(),
       {"run.max_memory", "auto", kMaxMemoryAllowed,
        "resource guard: a run whose estimated memory exceeds this is refused before it starts"},

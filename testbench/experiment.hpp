@@ -96,6 +96,13 @@ class ExperimentSetup {
   virtual std::vector<std::string> waveform_side_files(const std::string& waveform_file) const { return {}; }
   // Whether the family follows packets for outputs.trace_packet.
   virtual bool follows_packets() const { return false; }
+  // Why this run cannot evaluate its network on several threads
+  // (run.threads > 1), or "" if it can: its blocks then keep every effect on
+  // shared state for Clocked::commit (models/engine.hpp).
+  virtual std::string single_thread_reason() const {
+    return "this network.type runs on one thread (run.threads above 1: network.type=vc with synthetic "
+           "traffic, any network.topology)";
+  }
 };
 
 // Where traffic was held when a run stopped (stall or cycle limit), for the

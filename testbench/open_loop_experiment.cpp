@@ -1,6 +1,7 @@
 #include "testbench/open_loop_experiment.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace icn {
 
@@ -117,13 +118,18 @@ void OpenLoopExperiment::created(const IntendedPacket& p) {
 // The receiving NIC's node and the flits it counted against what the source
 // meant (kept here since the packet was made): a packet that reaches the wrong
 // node, arrives short or long, or that no source made, makes the run
-// unverified, named.
-void OpenLoopExperiment::check_receipt(const Packet& p, unsigned flits, NodeId at) {
+// unverified, named. The first problem is reported, first by cycle and then
+// by receiving node: within a cycle the NICs deliver in an order that depends
+// on the run's thread count (run.threads).
+void OpenLoopExperiment::check_receipt(const Packet& p, unsigned flits, NodeId at, Cycle tail) {
   const auto it = intended_.find(flow_key(p.src, p.seq));
   const bool made = it != intended_.end();
   const Intended meant = made ? it->second : Intended{};
   if (made) intended_.erase(it);
-  if (!wrong_.empty() || (made && meant.dst == at && meant.flits == flits)) return;  // the first problem is reported
+  if (made && meant.dst == at && meant.flits == flits) return;
+  if (!wrong_.empty() && std::make_pair(tail, at) >= std::make_pair(wrong_tail_, wrong_at_)) return;
+  wrong_tail_ = tail;
+  wrong_at_ = at;
   const std::string which = "packet " + std::to_string(p.seq) + " of node " + std::to_string(p.src);
   if (!made)
     wrong_ = "node " + std::to_string(at) + " received " + which +
@@ -136,7 +142,7 @@ void OpenLoopExperiment::check_receipt(const Packet& p, unsigned flits, NodeId a
 }
 
 void OpenLoopExperiment::arrived_packet(const Packet& p, unsigned flits, Cycle tail, NodeId at) {
-  check_receipt(p, flits, at);
+  check_receipt(p, flits, at, tail);
   window_latency_sum_ += double(tail - p.created);
   ++window_packets_;
   window_flits_ += flits;

@@ -113,7 +113,7 @@ class OpenLoopExperiment : public ExperimentBase {
 
   Cycle tick(Cycle now);
   void created(const IntendedPacket& p);
-  void check_receipt(const Packet& p, unsigned flits, NodeId at);
+  void check_receipt(const Packet& p, unsigned flits, NodeId at, Cycle tail);
   Cycle fixed_window_tick(Cycle now);
   Cycle drain_tick(Cycle now);
   void restart_measurement(Cycle start);
@@ -143,6 +143,8 @@ class OpenLoopExperiment : public ExperimentBase {
   Histogram packet_latency_, network_latency_, hops_;
   std::vector<Histogram> by_hops_;  // network latency by routers traversed
   std::string wrong_;
+  Cycle wrong_tail_ = 0;  // the cycle and node of the problem in wrong_
+  NodeId wrong_at_ = 0;
   // Packets made and not yet received: (source, its sequence number) -> what
   // it meant. Bounded by the packets in flight.
   std::unordered_map<std::uint64_t, Intended> intended_;

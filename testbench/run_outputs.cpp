@@ -42,6 +42,8 @@ RunOutputs::RunOutputs(const RunRequest& request, Config& cfg, const Prepared& p
         outputs.emplace_back(vcd_key_ + " (the RTL waveform's save file)", save);
     }
   }
+  if (!vcd_path_.empty() && p.ctx.engine.threads > 1)
+    cfg.fail("run.threads", "a waveform (" + vcd_key_ + ") is sampled on one thread; use run.threads=1");
   if (vcd_path_.empty() && !p.ctx.trace_packets.empty())
     cfg.fail("outputs.trace_packet", "needs a waveform to follow the packet in: --vcd FILE or outputs.vcd");
   if (vcd_path_.empty() && (p.ctx.trace_from != 0 || p.ctx.trace_to != kNever))

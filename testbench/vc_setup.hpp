@@ -67,6 +67,11 @@ std::vector<ParamSpec> vc_rtl_params();
 // Open-loop synthetic traffic on the network.
 struct VcSyntheticSetup : ExperimentSetup {
   bool follows_packets() const override { return true; }
+  // Its routers and NICs commit their shared effects (VcNic::commit); the
+  // Verilated routers are not thread-safe.
+  std::string single_thread_reason() const override {
+    return network.net.rtl_module ? "router.model=rtl runs on one thread" : "";
+  }
   VcNetworkSpec network;
   OpenLoopTraffic traffic;
   double rate = 0;  // traffic.injection_rate, flits per node per cycle

@@ -32,9 +32,14 @@ struct PacketStages {
 
 class StageLog {
  public:
+  // Grows the log to hold packet `id` (when the packet is made, on the
+  // simulation thread: with several threads the routers only index it).
+  void reserve(PacketId id) {
+    if (id >= log_.size()) log_.resize(static_cast<std::size_t>(id) + 1 + log_.size() / 2);
+  }
   // A packet's head enters the network in cycle `now`: a fresh record.
   void injected(PacketId id, Cycle now) {
-    if (id >= log_.size()) log_.resize(static_cast<std::size_t>(id) + 1 + log_.size() / 2);
+    reserve(id);
     log_[id] = PacketStages{};
     log_[id].last_send = now;
   }

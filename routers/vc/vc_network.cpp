@@ -78,6 +78,7 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
     nics_.back()->attach(&inject_[n], &credit_out_[offset_[at.router] + at.port],
                          &flit_out_[offset_[out.router] + out.port], &eject_credit_[e]);
     nics_.back()->set_stage_log(&stages_);
+    nics_.back()->set_locality(at.router);  // beside its router, for the worker threads
     engine.add(*nics_.back());
   }
 }
@@ -101,6 +102,7 @@ void VcNetwork::add_routers(CycleEngine& engine) {
     }
     routers_.push_back(std::make_unique<VcRouter>(topo_.router_name(r).c_str(), r, topo_, params_.router, pool_));
     routers_.back()->set_stage_log(&stages_);
+    routers_.back()->set_locality(r);
     engine.add(*routers_.back());
   }
 }

@@ -44,6 +44,7 @@ void VcNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
   p.payload_len = static_cast<std::uint8_t>(trans.get_data_length());  // carried to the destination's sink
   if (p.payload_len != 0) std::memcpy(p.payload.data(), trans.get_data_ptr(), p.payload_len);
   p.created = now;
+  if (stages_) stages_->reserve(id);  // routers on worker threads must not grow the log
   p.message = static_cast<std::uint32_t>(ledger_.injected);
   ++ledger_.injected;
   ++ledger_.deliveries_expected;
@@ -74,14 +75,15 @@ Cycle VcNic::tick(Cycle now) {
         }
       }
     if (!f.tail()) return;
-    const Packet& p = pool_[f.packet];
     const unsigned flits = eject_count_[f.vc];
     eject_count_[f.vc] = 0;
-    ++ledger_.delivered;
-    if (sink_ && stages_) sink_->arrived_stages(p, (*stages_)[f.packet], now);
-    if (sink_) sink_->arrived(p, flits, now, params_.node);
-    pool_.release(f.packet);
     engine()->note_progress();
+    if (engine()->threads() == 1) {
+      deliver(f.packet, flits, now);
+      return;
+    }
+    if (tails_.empty()) engine()->request_commit(*this);
+    tails_.push_back({f.packet, flits});
   });
 
   if (current_ == kNoPacket && !queue_.empty() && pool_[queue_.front()].created < now) {
@@ -119,6 +121,19 @@ Cycle VcNic::tick(Cycle now) {
   for (unsigned v = 0; v < params_.vcs; ++v)
     if (credits_.available(v) != 0) return now + 1;
   return kNever;
+}
+
+void VcNic::deliver(PacketId packet, unsigned flits, Cycle now) {
+  const Packet& p = pool_[packet];
+  ++ledger_.delivered;
+  if (sink_ && stages_) sink_->arrived_stages(p, (*stages_)[packet], now);
+  if (sink_) sink_->arrived(p, flits, now, params_.node);
+  pool_.release(packet);
+}
+
+void VcNic::commit(Cycle now) {
+  for (const Tail& t : tails_) deliver(t.packet, t.flits, now);
+  tails_.clear();
 }
 
 void VcNic::report_held(std::vector<HeldTraffic>& out) const {

@@ -72,6 +72,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
   std::uint64_t failed_injection_requests() const { return injection_failed_ ? packets_accepted_ : 0; }
 
   Cycle tick(Cycle now) override;
+  void commit(Cycle now) override;
   std::string block_name() const override { return name(); }
   void report_held(std::vector<HeldTraffic>& out) const override;
 
@@ -83,6 +84,8 @@ class VcNic : public sc_core::sc_module, public Clocked {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  // A packet's tail reached this NIC: the ledger, the sink, the pool.
+  void deliver(PacketId packet, unsigned flits, Cycle now);
 
   Params params_;
   PacketPool& pool_;
@@ -106,6 +109,13 @@ class VcNic : public sc_core::sc_module, public Clocked {
   unsigned last_vc_ = 0;
   std::uint32_t eject_count_[CreditCounter::kMaxVcs] = {};  // flits received per VC for the packet on it
   std::uint64_t flits_ejected_ = 0;
+  // Several threads (CycleEngine::threads() > 1): tails received this cycle,
+  // delivered in commit() on the simulation thread.
+  struct Tail {
+    PacketId packet;
+    unsigned flits;
+  };
+  std::vector<Tail> tails_;
 };
 
 }  // namespace icn::vc

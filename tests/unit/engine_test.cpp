@@ -252,3 +252,135 @@ TEST(CycleEngine, StopEndsAnOpenLoopRunWithTrafficInFlight) {
 }
 
 }  // namespace icn
+
+namespace icn {
+namespace {
+
+// One stage of a ring: receives tokens on `in`, passes each on `out` with
+// its count plus one; every 5th token also sleeps past the engine's wake-up
+// ring (300 cycles) before it is passed on. Each delivery is committed:
+// commit() appends to a log all stages share, which only the simulation
+// thread may touch.
+class RingStage : public Clocked {
+ public:
+  RingStage(unsigned id, std::vector<std::string>& log) : Clocked(Phase::kNetwork), id_(id), log_(log) {}
+  Channel* in = nullptr;
+  Channel* out = nullptr;
+  std::vector<Cycle> ticks;
+  PacketId held = kNoPacket;
+  Cycle release_at = kNever;
+
+  Cycle tick(Cycle now) override {
+    ticks.push_back(now);
+    in->receive(now, [&](PacketId token) {
+      held = token;
+      release_at = (token % 5 == 4) ? now + 300 : now;
+    });
+    if (held != kNoPacket && now == release_at) {
+      if (held < kLastToken) out->send(now, held + 1);
+      if (pending_.empty()) engine()->request_commit(*this);
+      pending_.push_back(held);
+      held = kNoPacket;
+      engine()->note_progress();
+      return kNever;
+    }
+    return held != kNoPacket ? release_at : kNever;
+  }
+  void commit(Cycle now) override {
+    for (PacketId t : pending_) log_.push_back(std::to_string(now) + ":" + std::to_string(id_) + ":" + std::to_string(t));
+    pending_.clear();
+  }
+  std::string block_name() const override { return "stage" + std::to_string(id_); }
+  static constexpr PacketId kLastToken = 40;
+
+ private:
+  unsigned id_;
+  std::vector<std::string>& log_;
+  std::vector<PacketId> pending_;
+};
+
+}  // namespace
+
+// Three workers: tokens cross from one worker's blocks to another's on
+// every hop, some wait beyond the wake-up ring, and commits arrive from
+// all of them; the ticks and the shared log are what a hand count gives.
+TEST(CycleEngine, WorkerThreadsPassTokensAcrossTheirBlocksAsTheHardwareDoes) {
+  CycleEngine::Options options;
+  options.threads = 3;
+  CycleEngine engine("engine", options);
+  constexpr unsigned kStages = 7;
+  std::vector<std::string> log;
+  std::vector<std::unique_ptr<RingStage>> stages;
+  std::vector<std::unique_ptr<Channel>> links;
+  for (unsigned i = 0; i < kStages; ++i) stages.push_back(std::make_unique<RingStage>(i, log));
+  for (unsigned i = 0; i < kStages; ++i) {
+    links.push_back(std::make_unique<Channel>("l" + std::to_string(i), 1, 1 + i % 3));  // latencies 1, 2, 3
+    stages[i]->out = links.back().get();
+    stages[(i + 1) % kStages]->in = links.back().get();
+    links.back()->connect_receiver(*stages[(i + 1) % kStages]);
+  }
+  for (auto& s : stages) engine.add(*s);
+  engine.set_in_flight_probe([&] { return RingStage::kLastToken + 1 - log.size(); });
+  struct Injector : Clocked {
+    explicit Injector(Channel& c) : Clocked(Phase::kProcessor), link(c) {}
+    Cycle tick(Cycle now) override {
+      link.send(now, 0);
+      return kNever;
+    }
+    std::string block_name() const override { return "injector"; }
+    Channel& link;
+  } injector(*links[kStages - 1]);
+  engine.add(injector);
+  engine.wake(injector, 1);
+  sc_core::sc_start();
+
+  // The expected run, counted by hand-rule: token t is at stage t % 7; it
+  // leaves in its arrival cycle, or 300 later if t % 5 == 4; the link from
+  // stage i takes 1 + i % 3 cycles. The injector sends token 0 in cycle 1
+  // on stage 6's link (latency 1), so it arrives at stage 0 in cycle 2.
+  std::vector<std::vector<Cycle>> expected_ticks(kStages);
+  std::vector<std::string> expected_log;
+  Cycle arrive = 1 + (1 + (kStages - 1) % 3);
+  for (PacketId t = 0; t <= RingStage::kLastToken; ++t) {
+    const unsigned at = t % kStages;
+    const Cycle leave = t % 5 == 4 ? arrive + 300 : arrive;
+    expected_ticks[at].push_back(arrive);
+    if (leave != arrive) expected_ticks[at].push_back(leave);
+    expected_log.push_back(std::to_string(leave) + ":" + std::to_string(at) + ":" + std::to_string(t));
+    arrive = leave + 1 + at % 3;
+  }
+  EXPECT_EQ(engine.outcome().status, RunOutcome::Status::kCompleted) << engine.outcome().diagnostic;
+  for (unsigned i = 0; i < kStages; ++i) EXPECT_EQ(stages[i]->ticks, expected_ticks[i]) << "stage " << i;
+  EXPECT_EQ(log, expected_log);
+}
+
+}  // namespace icn
+
+namespace icn {
+
+// A block on a helper thread that breaks its hardware's rules ends the run
+// as a fault with its line, as on one thread.
+TEST(CycleEngine, AFaultOnAWorkerThreadEndsTheRunWithItsLine) {
+  CycleEngine::Options options;
+  options.threads = 2;
+  CycleEngine engine("engine", options);
+  struct Faulty : Clocked {
+    explicit Faulty(bool breaks) : Clocked(Phase::kNetwork), breaks(breaks) {}
+    Cycle tick(Cycle now) override {
+      if (breaks && now == 4) throw HardwareFault("r1: two grants for one output");
+      return now < 10 ? now + 1 : kNever;
+    }
+    std::string block_name() const override { return "faulty"; }
+    bool breaks;
+  } quiet(false), breaker(true);  // registered second: worker 1, a helper thread
+  engine.add(quiet);
+  engine.add(breaker);
+  engine.wake(quiet, 1);
+  engine.wake(breaker, 1);
+  sc_core::sc_start();
+  EXPECT_EQ(engine.outcome().status, RunOutcome::Status::kFault);
+  EXPECT_EQ(engine.outcome().diagnostic, "r1: two grants for one output");
+  EXPECT_EQ(engine.outcome().last_cycle, 4u);
+}
+
+}  // namespace icn

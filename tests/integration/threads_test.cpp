@@ -1,0 +1,99 @@
+// run.threads: several worker threads evaluate each cycle's network phase
+// (models/engine.hpp). The results must be byte for byte those of one thread:
+// a shared-state race, a lost wake-up between workers or effects committed in
+// a thread-dependent order would each change some field.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tests/support/sim_helpers.hpp"
+
+namespace icn {
+namespace {
+
+using test::kScenarios;
+using test::run_icnsim;
+
+struct ThreadCase {
+  std::string name;
+  std::string args;  // after "run"
+  int exit_code;     // of every thread count
+};
+
+void PrintTo(const ThreadCase& c, std::ostream* os) { *os << c.name; }
+
+// The whole results file but the host figures, the output path and the
+// thread count itself.
+nlohmann::ordered_json results_of(const std::string& json) {
+  auto j = test::deterministic_part(nlohmann::ordered_json::parse(test::read_file(json)));
+  j["scenario"]["run"].erase("threads");
+  return j;
+}
+
+class ThreadCount : public ::testing::TestWithParam<ThreadCase> {};
+
+TEST_P(ThreadCount, ResultsAreTheSameForOneTwoAndThreeThreads) {
+  const ThreadCase& c = GetParam();
+  const std::string dir = test::scratch_dir();
+  std::vector<nlohmann::ordered_json> results;
+  for (int threads : {1, 2, 3}) {
+    const std::string json = dir + "/t" + std::to_string(threads) + ".json";
+    const auto r = run_icnsim("run " + c.args + " --quiet --set run.threads=" + std::to_string(threads) + " --json " +
+                                  json,
+                              240);
+    ASSERT_EQ(r.exit_code, c.exit_code) << "run.threads=" << threads << ": " << r.err;
+    results.push_back(results_of(json));
+  }
+  // The runs did something: packets arrived (or the fault case stopped).
+  ASSERT_TRUE(results[0].contains("result"));
+  if (c.exit_code == 0) {
+    EXPECT_GT(results[0]["result"]["latency"]["packet"]["count"].get<double>(), 0);
+  }
+  EXPECT_EQ(results[0], results[1]) << "2 threads differ from 1";
+  EXPECT_EQ(results[0], results[2]) << "3 threads differ from 1";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Vc, ThreadCount,
+    ::testing::Values(
+        // Near saturation: every router busy, credits and arrivals crossing
+        // between the workers' halves of the mesh every cycle.
+        ThreadCase{"mesh_busy", kScenarios + "mesh8x8_uniform.yaml --set traffic.injection_rate=0.35", 0},
+        ThreadCase{"mesh_3d_transpose",
+                   kScenarios + "mesh8x8_uniform.yaml --set network.k=4 --set network.n=3 --set router.vcs=4 "
+                                "--set traffic.pattern=transpose",
+                   0},
+        ThreadCase{"mesh_adaptive",
+                   kScenarios + "mesh8x8_uniform.yaml --set router.routing=adaptive --set traffic.pattern=tornado", 0},
+        ThreadCase{"torus_booksim", kScenarios + "torus8x8_uniform.yaml", 0},
+        ThreadCase{"fattree", kScenarios + "fattree16_uniform.yaml", 0},
+        ThreadCase{"ibt", kScenarios + "mesh8x8_uniform.yaml --set network.topology=ibt --set network.k=8 "
+                                       "--set network.n=2 --set traffic.injection_rate=0.1",
+                   0},
+        // Bursty sources and variable packet sizes: packets of several
+        // lengths interleave on every VC.
+        ThreadCase{"bursty",
+                   kScenarios + "mesh8x8_uniform.yaml --set traffic.injection=onoff --set traffic.packet_size=[1,4,8] "
+                                "--set traffic.packet_size_weights=[1,1,1]",
+                   0},
+        // Faults: the problem lines (first misdelivery, where a stall waits)
+        // are the same too.
+        ThreadCase{"crossed_ejection", kScenarios + "mesh8x8_uniform.yaml --set 'network.swap_ejection=[5,40]'", 1},
+        ThreadCase{"failed_link", kScenarios + "mesh8x8_uniform.yaml --set 'network.failed_links=[r3_3.x+]'", 1}),
+    [](const ::testing::TestParamInfo<ThreadCase>& i) { return i.param.name; });
+
+// The run.threads key: its range, and the runs it cannot serve.
+TEST(ThreadCount, BadValuesAndUnsupportedRunsAreRefusedWithOneLine) {
+  const std::string mesh = "run " + kScenarios + "mesh8x8_uniform.yaml";
+  for (const char* bad : {"0", "-1", "257", "two", "1.5", "[2]"})
+    test::expect_rejected(mesh + " --set run.threads=" + bad, "run.threads");
+  test::expect_rejected("run " + kScenarios + "torus_global_3d.yaml --set run.threads=2", "runs on one thread");
+  test::expect_rejected(mesh + " --set run.threads=2 --set run.scheduler=per_block_methods", "run.scheduler=engine");
+  test::expect_rejected(mesh + " --set run.threads=2 --vcd " + test::scratch_dir() + "/w.vcd", "one thread");
+}
+
+}  // namespace
+}  // namespace icn
