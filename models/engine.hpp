@@ -211,6 +211,7 @@ class CycleEngine : public sc_core::sc_module {
 
  private:
   static constexpr Cycle kRing = 256;  // near-future wake-ups; later ones go to a heap
+  static constexpr std::size_t kMaxSpares = 256;  // idle wake-up buffers kept for reuse
 
   struct Deferred {
     Cycle when;
@@ -229,6 +230,8 @@ class CycleEngine : public sc_core::sc_module {
   void run_cycle_threaded(Cycle t);
   void evaluate_share(unsigned worker, Cycle t);
   bool slot_has_work(std::size_t slot) const;
+  static void push_to(std::vector<Clocked*>& list, Clocked* block, std::vector<std::vector<Clocked*>>& spares);
+  static void retire(std::vector<Clocked*>& list, std::vector<std::vector<Clocked*>>& spares);
   std::vector<Clocked*>& lane(unsigned from, unsigned to, std::size_t slot) {
     return lanes_[(static_cast<std::size_t>(from) * threads_ + to) * kRing + slot];
   }
@@ -247,6 +250,7 @@ class CycleEngine : public sc_core::sc_module {
   std::priority_queue<Deferred, std::vector<Deferred>, std::greater<>> far_;
   std::uint64_t far_order_ = 0;
   std::vector<Clocked*> scratch_;
+  std::vector<std::vector<Clocked*>> spares_;  // idle ring buffers (retire)
   std::vector<std::function<void(Cycle)>> cycle_hooks_;
   std::function<void(Cycle)> progress_report_;
   std::atomic<bool> progress_due_{false};

@@ -168,10 +168,12 @@ const IntParam kWatchdogCycles{"run.watchdog_cycles", 10000, 1, std::int64_t{1} 
 const ChoiceParam kScheduler{"run.scheduler", "engine", {"engine", "per_block_methods"},
                              "engine: one SC_METHOD per network evaluates only blocks with work; per_block_methods: "
                              "one SC_METHOD per block every cycle (the simple scheme, for comparison)"};
-const IntParam kThreads{"run.threads", 1, 1, 256,
+// At most 64: the engine keeps (threads + 1) x threads wake-up lanes per ring
+// slot, 25 MB of empty vectors at 64.
+const IntParam kThreads{"run.threads", 1, 1, 64,
                          "threads that evaluate each cycle's network phase; the results are the same for any count "
                          "(docs/performance.md, \"Several threads\"); above 1 only where the family supports it",
-                         "", "1..256"};
+                         "", "1..64"};
 const RealParam kClockPeriod{"run.clock_period_ns", "1", 0.001, 1e6,
                              "clock period, for waveforms and reports in seconds", "0.001..1e6"};
 const RealParam kMaxWork{"run.max_work", "1e9", 1e3, 1e18,
