@@ -101,7 +101,7 @@ class ExperimentSetup {
   // shared state for Clocked::commit (models/engine.hpp).
   virtual std::string single_thread_reason() const {
     return "this network.type runs on one thread (run.threads above 1: network.type=vc with synthetic "
-           "traffic, any network.topology)";
+           "traffic or as a platform network, any network.topology)";
   }
 };
 

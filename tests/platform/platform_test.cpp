@@ -8,7 +8,8 @@
 // every message the same cycles; a core sees the latency the extension
 // reports plus the one cycle between sending and its NIC's clock edge; bad
 // writes are refused with the response status the port documents; a write
-// whose annotated delay puts it exactly on a clock edge waits for the next.
+// whose annotated delay puts it exactly on a clock edge waits for the next;
+// a mesh on two worker threads (run.threads=2) gives the cores the same.
 // Exit 0 and "platform_test: ok", or 1 and what failed.
 #include <systemc>
 #include <tlm_utils/peq_with_get.h>
@@ -178,6 +179,12 @@ int sc_main(int, char*[]) {
   icn::Config swapped_cfg = icn::Config::from_text(keys, "swapped");
   swapped_cfg.apply_override("network.swap_ejection=[5,6]");
   icn::VcPlatformNetwork swapped("swapped", swapped_cfg, icn::DeliveryProtocol::kLooselyTimed);
+  // A fourth whose network phase runs on two worker threads (run.threads):
+  // deliveries are committed on the simulation thread, so the cores must see
+  // exactly what the one-thread mesh's cores see.
+  icn::Config threaded_cfg = icn::Config::from_text(keys, "threaded");
+  threaded_cfg.apply_override("run.threads=2");
+  icn::VcPlatformNetwork threaded("threaded", threaded_cfg, icn::DeliveryProtocol::kLooselyTimed);
   const unsigned n = lt.nodes();
 
   // Bad writes, refused before anything is queued (the run must stay empty of them).
@@ -193,11 +200,11 @@ int sc_main(int, char*[]) {
     for (unsigned s = 0; s < n; ++s)
       if (next() % 100 < 6) sends.push_back({cycle, s, (s + 1 + next() % (n - 1)) % n, next() % 2 ? 1u : 5u,
                                              static_cast<unsigned>(sends.size())});
-  Log logs[3];
+  Log logs[4];
   std::vector<std::unique_ptr<Core>> cores;
-  unsigned running[3] = {n, n, n};
-  icn::VcPlatformNetwork* nets[3] = {&lt, &at, &swapped};
-  for (int k = 0; k < 3; ++k)
+  unsigned running[4] = {n, n, n, n};
+  icn::VcPlatformNetwork* nets[4] = {&lt, &at, &swapped, &threaded};
+  for (int k = 0; k < 4; ++k)
     for (unsigned c = 0; c < n; ++c) {
       cores.push_back(std::make_unique<Core>((std::string(nets[k]->name()) + "_core" + std::to_string(c)).c_str()));
       Core& core = *cores.back();
@@ -247,6 +254,9 @@ int sc_main(int, char*[]) {
                                             std::to_string(meant) + " messages for 5 and 6 arrived at the other");
   expect(logs[1].completed == sends.size(), "AT: " + std::to_string(logs[1].completed) + " deliveries completed");
   expect(lt.summary()["latency"] == at.summary()["latency"], "LT and AT summaries differ");
+  expect(threaded.problem().empty(), "two threads: " + threaded.problem());
+  expect(logs[3].got == logs[0].got && logs[3].wrong == 0, "two threads: the cores saw other messages or cycles");
+  expect(lt.summary() == threaded.summary(), "one and two threads: summaries differ");
   if (failures == 0) std::printf("platform_test: ok, %zu messages on each mesh\n", sends.size());
   std::fflush(stdout);
   std::_Exit(failures == 0 ? 0 : 1);
