@@ -68,7 +68,7 @@ class SeparableAllocator final : public Allocator {
     unsigned grants = 0;
     const unsigned rounds = options_.islip ? options_.iterations : 1;
     for (unsigned round = 0; round < rounds; ++round) {
-      for (auto& m : picked_by_) m = 0;
+      // picked_by_ is all zero here: the output stage clears what it reads.
       bool any = false;
       for (unsigned i = 0; i < n_in; ++i) {
         pick_[i] = -1;
@@ -89,12 +89,14 @@ class SeparableAllocator final : public Allocator {
       }
       if (!any) break;
       for (unsigned o = 0; o < n_out; ++o) {
-        const std::uint64_t* by = &picked_by_[static_cast<std::size_t>(o) * in_words_];
+        std::uint64_t* by = &picked_by_[static_cast<std::size_t>(o) * in_words_];
         bool some = false;
         for (unsigned w = 0; w < in_words_ && !some; ++w) some = by[w] != 0;
         if (!some) continue;
         ++output_decisions_;
         const int i = in_words_ == 1 ? output_arb_[o].arbitrate(by[0]) : output_arb_[o].arbitrate_words(by);
+        if (in_words_ == 1) by[0] = 0;  // without a call to memset
+        else for (unsigned w = 0; w < in_words_; ++w) by[w] = 0;
         grant[i] = static_cast<int>(o);
         free_outputs_[o / 64] &= ~(std::uint64_t{1} << (o % 64));
         ++grants;

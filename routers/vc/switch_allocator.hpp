@@ -82,7 +82,8 @@ class SwitchAllocator {
         std::uint64_t* by = &wanted_by_[static_cast<std::size_t>(o) * words_];
         ++output_decisions_;
         const int p = words_ == 1 ? port_arb_[o].arbitrate(by[0]) : port_arb_[o].arbitrate_words(by);
-        for (unsigned k = 0; k < words_; ++k) by[k] = 0;
+        if (words_ == 1) by[0] = 0;  // the common case, without a call to memset
+        else for (unsigned k = 0; k < words_; ++k) by[k] = 0;
         port_arb_[o].update(p);
         vc_arb_[p].update(picked_[p]);
         grant[p] = picked_[p];

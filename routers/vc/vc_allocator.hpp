@@ -45,7 +45,8 @@ class VcAllocator {
     for (unsigned i = 0; i < n; ++i) {
       const InputUnits::VcState& s = in.state(i);
       std::uint64_t* req = request(i);
-      for (unsigned w = 0; w < words_; ++w) req[w] = 0;
+      if (words_ == 1) req[0] = 0;  // the common case, without a call to memset
+      else for (unsigned w = 0; w < words_; ++w) req[w] = 0;
       if (s.stage != InputUnits::Stage::kVcAlloc || s.next > now) continue;
       if (!failed(s.out_port)) or_mask_bits(req, s.out_port * V, out.free_vcs(s.out_port) & s.vc_mask);
       if (s.has_alt && !failed(s.alt_port)) or_mask_bits(req, s.alt_port * V, out.free_vcs(s.alt_port) & s.vc_mask);
