@@ -264,7 +264,7 @@ bool CycleEngine::slot_has_work(std::size_t slot) const {
     if (!proc_lanes_[static_cast<std::size_t>(w) * kRing + slot].empty()) return true;
   for (unsigned from = 0; from <= threads_; ++from)
     for (unsigned to = 0; to < threads_; ++to)
-      if (!lanes_[(static_cast<std::size_t>(from) * threads_ + to) * kRing + slot].empty()) return true;
+      if (!lane(from, to, slot).empty()) return true;
   return false;
 }
 
@@ -288,18 +288,41 @@ void CycleEngine::take_due_deferred(Cycle t) {
   }
 }
 
+// Evaluates one woken block in cycle t and queues its own next wake-up.
+void CycleEngine::evaluate(Clocked& block, Cycle t, std::uint64_t& evaluations) {
+  if (block.last_tick_ == t) return;  // woken twice for this cycle
+  block.last_tick_ = t;
+  ++evaluations;
+  const Cycle next = block.tick(t);
+  if (next != kNever) wake(block, next);
+}
+
+// Phase p of cycle t on the simulation thread: the blocks woken in the ring
+// and, with several threads, those the workers woke (processor phase only).
+void CycleEngine::run_phase_here(int p, Cycle t) {
+  const std::size_t slot = t & (kRing - 1);
+  current_phase_ = p;
+  scratch_.clear();
+  std::swap(scratch_, ring_[p][slot]);
+  retire(ring_[p][slot], spares_);
+  ring_items_ -= scratch_.size();
+  if (threads_ > 1) {
+    for (unsigned w = 0; w < threads_; ++w) {
+      std::vector<Clocked*>& in = proc_lanes_[static_cast<std::size_t>(w) * kRing + slot];
+      scratch_.insert(scratch_.end(), in.begin(), in.end());
+      ring_items_ -= in.size();
+      retire(in, workers_->per(w).spares);
+    }
+  }
+  if (options_.address_order) std::sort(scratch_.begin(), scratch_.end(), std::less<Clocked*>());
+  for (Clocked* block : scratch_) evaluate(*block, t, evaluations_);
+}
+
 // One worker's share of cycle t's network phase: the blocks it owns that
 // some thread woke for t, lane by lane in waking-thread order.
 void CycleEngine::evaluate_share(unsigned worker, Cycle t) {
   Workers::PerWorker& me = workers_->per(worker);
   const std::size_t slot = t & (kRing - 1);
-  auto evaluate = [&](Clocked* block) {
-    if (block->last_tick_ == t) return;  // woken twice for this cycle
-    block->last_tick_ = t;
-    ++me.evaluations;
-    const Cycle next = block->tick(t);
-    if (next != kNever) wake(*block, next);
-  };
   if (options_.address_order) {
     me.scratch.clear();
     for (unsigned from = 0; from <= threads_; ++from) {
@@ -309,12 +332,12 @@ void CycleEngine::evaluate_share(unsigned worker, Cycle t) {
       retire(in, me.spares);
     }
     std::sort(me.scratch.begin(), me.scratch.end(), std::less<Clocked*>());
-    for (Clocked* block : me.scratch) evaluate(block);
+    for (Clocked* block : me.scratch) evaluate(*block, t, me.evaluations);
     return;
   }
   for (unsigned from = 0; from <= threads_; ++from) {
     std::vector<Clocked*>& in = lane(from, worker, slot);
-    for (Clocked* block : in) evaluate(block);
+    for (Clocked* block : in) evaluate(*block, t, me.evaluations);
     me.consumed += in.size();
     retire(in, me.spares);
   }
@@ -346,28 +369,9 @@ void CycleEngine::run_cycle_threaded(Cycle t) {
   }
   if (!workers_) workers_ = std::make_unique<Workers>(*this, threads_);
   take_due_deferred(t);
-  const std::size_t slot = t & (kRing - 1);
 
-  // Processor phase, on the simulation thread: its own wake-ups, then the workers'.
-  current_phase_ = static_cast<int>(Phase::kProcessor);
-  scratch_.clear();
-  std::swap(scratch_, ring_[current_phase_][slot]);
-  retire(ring_[current_phase_][slot], spares_);
-  ring_items_ -= scratch_.size();
-  for (unsigned w = 0; w < threads_; ++w) {
-    std::vector<Clocked*>& in = proc_lanes_[static_cast<std::size_t>(w) * kRing + slot];
-    scratch_.insert(scratch_.end(), in.begin(), in.end());
-    ring_items_ -= in.size();
-    retire(in, workers_->per(w).spares);
-  }
-  if (options_.address_order) std::sort(scratch_.begin(), scratch_.end(), std::less<Clocked*>());
-  for (Clocked* block : scratch_) {
-    if (block->last_tick_ == t) continue;
-    block->last_tick_ = t;
-    ++evaluations_;
-    const Cycle next = block->tick(t);
-    if (next != kNever) wake(*block, next);
-  }
+  // Processor phase, on the simulation thread.
+  run_phase_here(static_cast<int>(Phase::kProcessor), t);
 
   // Network phase, on every worker.
   current_phase_ = static_cast<int>(Phase::kNetwork);
@@ -414,21 +418,7 @@ void CycleEngine::run_cycle(Cycle t) {
     return;
   }
   take_due_deferred(t);
-  for (int p = 0; p < kPhaseCount; ++p) {
-    current_phase_ = p;
-    scratch_.clear();
-    std::swap(scratch_, ring_[p][t & (kRing - 1)]);
-    retire(ring_[p][t & (kRing - 1)], spares_);
-    ring_items_ -= scratch_.size();
-    if (options_.address_order) std::sort(scratch_.begin(), scratch_.end(), std::less<Clocked*>());
-    for (Clocked* block : scratch_) {
-      if (block->last_tick_ == t) continue;  // woken twice for this cycle
-      block->last_tick_ = t;
-      ++evaluations_;
-      const Cycle next = block->tick(t);
-      if (next != kNever) wake(*block, next);
-    }
-  }
+  for (int p = 0; p < kPhaseCount; ++p) run_phase_here(p, t);
   current_phase_ = kPhaseCount;  // hooks and the watchdog see a finished cycle
   for (auto& hook : cycle_hooks_) hook(t);
 }

@@ -232,7 +232,12 @@ class CycleEngine : public sc_core::sc_module {
   bool slot_has_work(std::size_t slot) const;
   static void push_to(std::vector<Clocked*>& list, Clocked* block, std::vector<std::vector<Clocked*>>& spares);
   static void retire(std::vector<Clocked*>& list, std::vector<std::vector<Clocked*>>& spares);
+  void evaluate(Clocked& block, Cycle t, std::uint64_t& evaluations);
+  void run_phase_here(int phase, Cycle t);
   std::vector<Clocked*>& lane(unsigned from, unsigned to, std::size_t slot) {
+    return lanes_[(static_cast<std::size_t>(from) * threads_ + to) * kRing + slot];
+  }
+  const std::vector<Clocked*>& lane(unsigned from, unsigned to, std::size_t slot) const {
     return lanes_[(static_cast<std::size_t>(from) * threads_ + to) * kRing + slot];
   }
   void end_of_cycle();
