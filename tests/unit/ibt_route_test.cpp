@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "routers/ibt/broadcast_route.hpp"
 #include "routers/ibt/holdings_register.hpp"
@@ -79,6 +80,29 @@ TEST(HoldingsRegister, NeighboursSeeTheHoldingsOneCycleLate) {
     EXPECT_EQ(count(r.visible(6), words), 3u);
     EXPECT_TRUE(test(r.visible(6), hi));
     EXPECT_TRUE(test(r.current(), 1));
+  }
+}
+
+// With run.threads, a neighbour on another worker may read the register at
+// the moment its owner changes it: the words a neighbour reads in cycle t
+// must not be written in cycle t at all, whichever comes first.
+TEST(HoldingsRegister, TheWordsNeighboursReadInACycleAreNotWrittenInIt) {
+  for (unsigned words : {1u, 2u}) {
+    SCOPED_TRACE(words);
+    std::vector<Word> external(2 * words, 0);
+    HoldingsRegister r;
+    r.init(words, external.data());
+    for (Cycle t : {Cycle{3}, Cycle{4}, Cycle{9}}) {
+      SCOPED_TRACE(t);
+      const Word* seen = r.visible(t);  // a neighbour's read before the owner's first change in t
+      const std::vector<Word> before(seen, seen + words);
+      r.set(static_cast<unsigned>(t) % (64 * words), t);
+      r.set(words == 1 ? 63 : 127, t);
+      EXPECT_EQ(r.visible(t), seen) << "a read after the change must see the same words";
+      EXPECT_EQ(std::vector<Word>(seen, seen + words), before) << "the owner wrote the words a neighbour reads";
+      EXPECT_TRUE(test(r.current(), static_cast<unsigned>(t) % (64 * words)));
+      EXPECT_TRUE(test(r.visible(t + 1), words == 1 ? 63 : 127));
+    }
   }
 }
 
