@@ -252,6 +252,10 @@ void CycleEngine::retire(std::vector<Clocked*>& list, std::vector<std::vector<Cl
 }
 
 void CycleEngine::request_commit(Clocked& block) {
+  if (threads_ == 1) {
+    serial_commits_.push_back(&block);
+    return;
+  }
   if (tl_worker < 0) throw std::logic_error("engine: " + block.block_name() + " asked for a commit outside a worker");
   workers_->per(static_cast<unsigned>(tl_worker)).commits.push_back(&block);
 }
@@ -412,6 +416,16 @@ void CycleEngine::run_cycle_threaded(Cycle t) {
   for (auto& hook : cycle_hooks_) hook(t);
 }
 
+// The commits asked for on one thread, as on several: in registration order,
+// after the network phase.
+void CycleEngine::commit_serial(Cycle t) {
+  if (serial_commits_.empty()) return;
+  std::sort(serial_commits_.begin(), serial_commits_.end(),
+            [](const Clocked* a, const Clocked* b) { return a->index_ < b->index_; });
+  for (Clocked* block : serial_commits_) block->commit(t);
+  serial_commits_.clear();
+}
+
 void CycleEngine::run_cycle(Cycle t) {
   if (threads_ > 1) {
     run_cycle_threaded(t);
@@ -419,6 +433,7 @@ void CycleEngine::run_cycle(Cycle t) {
   }
   take_due_deferred(t);
   for (int p = 0; p < kPhaseCount; ++p) run_phase_here(p, t);
+  commit_serial(t);
   current_phase_ = kPhaseCount;  // hooks and the watchdog see a finished cycle
   for (auto& hook : cycle_hooks_) hook(t);
 }
@@ -475,6 +490,7 @@ void CycleEngine::step_per_block_methods() {
         ring_items_ -= ring_[p][now_ & (kRing - 1)].size();
         ring_[p][now_ & (kRing - 1)].clear();
       }
+      commit_serial(now_);
       stage_ = Stage::kStart;
       current_phase_ = kPhaseCount;
       if (!fault_.empty()) {

@@ -78,6 +78,9 @@ class Clocked {
 
   Phase phase() const { return phase_; }
   CycleEngine* engine() const { return engine_; }
+  // The worker thread that evaluates it (0 on one thread): a block may keep
+  // per-worker scratch and queues without locks.
+  std::uint32_t owner() const { return owner_; }
 
   // Where the block sits in its network, for splitting the network phase
   // among worker threads (Options::threads): blocks are dealt out in
@@ -199,7 +202,9 @@ class CycleEngine : public sc_core::sc_module {
 
   // Worker threads evaluating the network phase (1: the simulation thread alone).
   unsigned threads() const { return threads_; }
-  // See Clocked::commit: `block` is committed after this cycle's network phase.
+  // See Clocked::commit: `block` is committed after this cycle's network
+  // phase, on one thread as on several (a block asked by several workers in
+  // one cycle is committed once per request).
   void request_commit(Clocked& block);
 
   Cycle now() const { return now_; }
@@ -241,6 +246,7 @@ class CycleEngine : public sc_core::sc_module {
     return lanes_[(static_cast<std::size_t>(from) * threads_ + to) * kRing + slot];
   }
   void end_of_cycle();
+  void commit_serial(Cycle t);
   void run_cycle(Cycle t);
   void take_due_deferred(Cycle t);
   Cycle next_pending() const;
@@ -255,6 +261,7 @@ class CycleEngine : public sc_core::sc_module {
   std::priority_queue<Deferred, std::vector<Deferred>, std::greater<>> far_;
   std::uint64_t far_order_ = 0;
   std::vector<Clocked*> scratch_;
+  std::vector<Clocked*> serial_commits_;  // commits asked for on one thread
   std::vector<std::vector<Clocked*>> spares_;  // idle ring buffers (retire)
   std::vector<std::function<void(Cycle)>> cycle_hooks_;
   std::function<void(Cycle)> progress_report_;

@@ -142,17 +142,20 @@ GroupReceipts::GroupReceipts(const IbtTopology& topo, const IbtBroadcastPlan& pl
   for (NodeId x = 0; x < topo.nodes(); ++x) member_[x] = plan.in_group(topo, x);
 }
 
+// The problem reported is the earliest by (cycle, receiving node, packet,
+// source), whatever order the routers delivered in (run.threads).
 void GroupReceipts::note(const std::string& what, const Delivery& d) {
   ++wrong_;
-  if (first_problem_.empty()) {
-    first_problem_ = "node " + topo_.coords_text(d.dst) + ": " + what + " packet " + std::to_string(d.seq) +
-                     " from " + std::to_string(d.src) + " at cycle " + std::to_string(d.arrived);
-    // d.dst is the node whose ejection port delivered it (the hardware's
-    // answer); the plan says who the broadcast is for.
-    if (what == "unexpected" && d.src == plan_.source && d.broadcast)
-      first_problem_ += ": the broadcast is meant for the other nodes of its group, not for node " +
-                        topo_.coords_text(d.dst);
-  }
+  const auto key = std::make_tuple(d.arrived, d.dst, d.seq, d.src);
+  if (!first_problem_.empty() && key >= first_key_) return;
+  first_key_ = key;
+  first_problem_ = "node " + topo_.coords_text(d.dst) + ": " + what + " packet " + std::to_string(d.seq) +
+                   " from " + std::to_string(d.src) + " at cycle " + std::to_string(d.arrived);
+  // d.dst is the node whose ejection port delivered it (the hardware's
+  // answer); the plan says who the broadcast is for.
+  if (what == "unexpected" && d.src == plan_.source && d.broadcast)
+    first_problem_ += ": the broadcast is meant for the other nodes of its group, not for node " +
+                      topo_.coords_text(d.dst);
 }
 
 void GroupReceipts::deliver(const Delivery& d) {

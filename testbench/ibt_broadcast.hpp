@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "nics/icn_extension.hpp"
@@ -84,6 +85,7 @@ class GroupReceipts : public DeliverySink {
   std::uint64_t wrong_ = 0;
   Cycle last_arrival_ = 0;
   std::string first_problem_;
+  std::tuple<Cycle, NodeId, std::uint32_t, NodeId> first_key_{};
 };
 
 // The paper's step count for a configuration it gives one for, with its source.

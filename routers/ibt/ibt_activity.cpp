@@ -40,7 +40,7 @@ IbtNetworkActivity IbtNetwork::power_activity() const {
     t.sw_output.requests += c.arbiter_requests;
     a.ejections += c.ejections;
   }
-  a.duplicates = shared_.duplicates;
+  a.duplicates = duplicates();
   for (auto& [key, g] : groups) a.links.push_back(g);
   return a;
 }

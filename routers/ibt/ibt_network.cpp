@@ -16,14 +16,16 @@ IbtNetwork::IbtNetwork(sc_core::sc_module_name name, const IbtTopology& topology
                        ForwardOrder order, CycleEngine& engine, PacketPool& pool, TrafficLedger& ledger,
                        DeliverySink* sink, const EjectionSwap& swap)
     : sc_module(name), topology_(topology), ports_(topology.ports()),
-      shared_(topology, packets, order, pool, ledger, sink) {
+      shared_(topology, packets, order, pool, ledger, sink, engine.threads()) {
   shared_.swap = swap;
+  shared_.ejection = &ejection_commit_;
   const NodeId nodes = topology_.nodes();
   routers_.reserve(nodes);
   for (NodeId x = 0; x < nodes; ++x) {
     routers_.push_back(std::make_unique<IbtRouter>(router_name(topology_, x).c_str(), x, shared_));
     engine.add(*routers_.back());
   }
+  engine.add(ejection_commit_);
   // The link leaving x on port q arrives at its neighbour y on port q^1.
   for (NodeId x = 0; x < nodes; ++x) {
     for (unsigned q = 0; q < ports_; ++q) {
@@ -37,10 +39,59 @@ std::uint64_t IbtNetwork::bypass_links() const {
   return topology_.has_bypass() ? 2ull * topology_.nodes() : 0;
 }
 
-std::uint64_t IbtNetwork::transfers() const {
+void IbtNetwork::deliver_queued(Cycle now) {
+  if (delivered_in_ == now) return;  // every worker that queued deliveries asked
+  delivered_in_ = now;
+  auto node_of = [](std::uint64_t d) { return d >> 32; };
+  auto by_node = [&](std::uint64_t a, std::uint64_t b) { return node_of(a) < node_of(b); };
+  // A worker's routers ran in its order (address order, usually node order):
+  // stable sorting by node keeps each router's deliveries in port order.
+  deliveries_.clear();
+  for (RouterShared::WorkerShare& w : shared_.workers) {
+    if (!std::is_sorted(w.deliveries.begin(), w.deliveries.end(), by_node))
+      std::stable_sort(w.deliveries.begin(), w.deliveries.end(), by_node);
+    const std::size_t middle = deliveries_.size();
+    deliveries_.insert(deliveries_.end(), w.deliveries.begin(), w.deliveries.end());
+    std::inplace_merge(deliveries_.begin(), deliveries_.begin() + static_cast<std::ptrdiff_t>(middle),
+                       deliveries_.end(), by_node);
+    w.deliveries.clear();
+  }
+  // The ejection port is wired to its own node's processor, unless a wiring
+  // fault crossed it with another node's.
+  for (std::uint64_t d : deliveries_) {
+    const auto node = static_cast<NodeId>(node_of(d));
+    const auto copy = static_cast<CopyWord>(d);
+    EjectionPort().deliver(shared_.sink, shared_.ledger, shared_.swap.wired_to(node), shared_.packet(copy_packet(copy)),
+                           copy_hops(copy), now);
+  }
+}
+
+LinkActivity IbtNetwork::activity() const {
+  LinkActivity sum;
+  for (const RouterShared::WorkerShare& w : shared_.workers) {
+    for (std::size_t t = 0; t < w.activity.torus().size(); ++t) sum.record(t, false, w.activity.torus()[t]);
+    for (std::size_t t = 0; t < w.activity.bypass().size(); ++t) sum.record(t, true, w.activity.bypass()[t]);
+  }
+  return sum;
+}
+
+std::uint64_t IbtNetwork::duplicates() const {
   std::uint64_t sum = 0;
-  for (auto v : shared_.activity.torus()) sum += v;
-  for (auto v : shared_.activity.bypass()) sum += v;
+  for (const RouterShared::WorkerShare& w : shared_.workers) sum += w.duplicates;
+  return sum;
+}
+
+std::uint64_t IbtNetwork::copies_held() const {
+  std::int64_t sum = 0;
+  for (const RouterShared::WorkerShare& w : shared_.workers) sum += w.copies;
+  return static_cast<std::uint64_t>(sum);
+}
+
+std::uint64_t IbtNetwork::transfers() const {
+  const LinkActivity a = activity();
+  std::uint64_t sum = 0;
+  for (auto v : a.torus()) sum += v;
+  for (auto v : a.bypass()) sum += v;
   return sum;
 }
 
@@ -76,8 +127,8 @@ void IbtNetwork::follow(const std::vector<std::uint32_t>& packets) {
 
 namespace {
 
-// The packet a link carries in cycle t: sent then, read by the receiver in t + 1.
-PacketId packet_sent(const IbtLink* link, Cycle t) { return link->take(t + 1, kNoPacket); }
+// The copy a link carries in cycle t: sent then, read by the receiver in t + 1.
+CopyWord copy_sent(const IbtLink* link, Cycle t) { return link->take(t + 1, kNoCopy); }
 
 }  // namespace
 
@@ -96,14 +147,14 @@ void IbtNetwork::trace_port(WaveformTracer& tracer, const std::string& prefix, N
     return TraceRow{group, group + "/" + leaf, radix, ""};
   };
   const IbtLink* link = &this->link(x, q);
-  const PacketPool* pool = &shared_.pool;
-  auto field = [link, pool](Cycle t, auto get) -> std::uint32_t {
-    const PacketId id = packet_sent(link, t);
-    return id == kNoPacket ? 0u : get((*pool)[id]);
+  const RouterShared* shared = &shared_;
+  auto field = [link, shared](Cycle t, auto get) -> std::uint32_t {
+    const CopyWord copy = copy_sent(link, t);
+    return copy == kNoCopy ? 0u : get(shared->packet(copy_packet(copy)));
   };
   const std::string bus = scope + ".pkt.";
   const auto dec = TraceRow::Radix::kDecimal;
-  tracer.add(bus + "valid", 1, [link](Cycle t) { return packet_sent(link, t) != kNoPacket ? 1u : 0u; }, row("pkt/valid"));
+  tracer.add(bus + "valid", 1, [link](Cycle t) { return copy_sent(link, t) != kNoCopy ? 1u : 0u; }, row("pkt/valid"));
   tracer.add(bus + "packet", bits_for(shared_.packets - 1),
              [field](Cycle t) { return field(t, [](const Packet& p) { return p.seq; }); }, row("pkt/packet", dec));
   tracer.add(bus + "colour", bits_for(16),
@@ -111,19 +162,20 @@ void IbtNetwork::trace_port(WaveformTracer& tracer, const std::string& prefix, N
              row("pkt/colour", dec));
   tracer.add(bus + "src", bits_for(topology_.nodes() - 1),
              [field](Cycle t) { return field(t, [](const Packet& p) { return p.src; }); }, row("pkt/src", dec));
-  tracer.add(bus + "hops", 16,
-             [field](Cycle t) { return field(t, [](const Packet& p) { return std::min<std::uint32_t>(p.hops, 0xFFFF); }); },
-             row("pkt/hops", dec));
+  tracer.add(bus + "hops", 16, [link](Cycle t) {
+    const CopyWord copy = copy_sent(link, t);
+    return copy == kNoCopy ? 0u : std::uint32_t{copy_hops(copy)};
+  }, row("pkt/hops", dec));
   const IbtRouter* receiver = routers_[topology_.neighbour(x, q)].get();
   const unsigned in_port = q ^ 1u;
-  tracer.add(bus + "dup", 1, [link, pool, receiver, in_port](Cycle t) {
-    const PacketId id = packet_sent(link, t);
-    if (id == kNoPacket) return 0u;
-    const unsigned seq = (*pool)[id].seq;
+  tracer.add(bus + "dup", 1, [link, receiver, in_port](Cycle t) {
+    const CopyWord copy = copy_sent(link, t);
+    if (copy == kNoCopy) return 0u;
+    const unsigned seq = copy_packet(copy);
     if (test(receiver->holdings().current(), seq)) return 1u;
     for (unsigned p = 0; p < in_port; ++p) {
-      const PacketId other = packet_sent(&receiver->in_link(p), t);
-      if (other != kNoPacket && (*pool)[other].seq == seq) return 1u;
+      const CopyWord other = copy_sent(&receiver->in_link(p), t);
+      if (other != kNoCopy && copy_packet(other) == seq) return 1u;
     }
     return 0u;
   }, row("pkt/dup"));

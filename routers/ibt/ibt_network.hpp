@@ -64,8 +64,12 @@ class IbtNetwork : public sc_core::sc_module {
     return routers_[node]->failed_output_requests(port);
   }
 
-  const LinkActivity& activity() const { return shared_.activity; }
-  std::uint64_t duplicates() const { return shared_.duplicates; }
+  LinkActivity activity() const;  // the workers' records summed
+  std::uint64_t duplicates() const;
+  // Copies of the broadcast's packets held in routers' buffers and on links:
+  // zero once the broadcast is over. The packets themselves
+  // (RouterShared::packet) stay in the pool, as their source wrote them.
+  std::uint64_t copies_held() const;
   std::uint64_t transfers() const;  // link transfers over the whole run
   std::uint64_t directed_links() const { return static_cast<std::uint64_t>(topology_.nodes()) * ports_; }
   std::uint64_t bypass_links() const;  // directed bypass links
@@ -93,9 +97,28 @@ class IbtNetwork : public sc_core::sc_module {
   std::string packet_save_file(const WaveformTracer& tracer, std::uint32_t id) const;
   NodeId follow_destination(const WaveformTracer& tracer, const BroadcastFollower::Route& route) const;
 
+  // After a cycle's network phase (the engine's commit, on the simulation
+  // thread): the packets the routers' ejection ports took, handed to the
+  // processors in node order, then each router's in port order, for any
+  // number of worker threads.
+  void deliver_queued(Cycle now);
+  class EjectionCommit : public Clocked {
+   public:
+    EjectionCommit(IbtNetwork& net) : Clocked(Phase::kNetwork), net_(net) {}
+    Cycle tick(Cycle) override { return kNever; }  // never woken: it only commits
+    void commit(Cycle now) override { net_.deliver_queued(now); }
+    std::string block_name() const override { return std::string(net_.name()) + ".ejection"; }
+
+   private:
+    IbtNetwork& net_;
+  };
+
   const IbtTopology& topology_;
   unsigned ports_;
   RouterShared shared_;
+  EjectionCommit ejection_commit_{*this};
+  Cycle delivered_in_ = kNever;            // the cycle deliver_queued last ran for
+  std::vector<std::uint64_t> deliveries_;  // the workers' queues merged
   std::vector<std::unique_ptr<IbtRouter>> routers_;
   std::unique_ptr<BroadcastFollower> follower_;  // null unless outputs.trace_packet
   std::string trace_prefix_;

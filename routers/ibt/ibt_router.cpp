@@ -15,6 +15,14 @@ const char* to_string(ForwardOrder order) {
   return "?";
 }
 
+RouterShared::RouterShared(const IbtTopology& topo, unsigned k, ForwardOrder o, PacketPool& p, TrafficLedger& l,
+                           DeliverySink* s, unsigned threads)
+    : topology(topo), packets(k), order(o), pool(p), ledger(l), sink(s), words(words_for(k)),
+      originals(k, kNoPacket), workers(threads) {
+  if (k == 0 || k > kMaxBroadcastPackets)
+    throw std::invalid_argument("all-port router: k must be 1.." + std::to_string(kMaxBroadcastPackets) + " packets");
+}
+
 IbtRouter::IbtRouter(sc_core::sc_module_name name, NodeId node, RouterShared& shared)
     : sc_module(name), Clocked(Phase::kNetwork), node_(node), shared_(shared), ports_count_(shared.topology.ports()) {
   const unsigned w = shared_.words;
@@ -66,33 +74,32 @@ unsigned IbtRouter::colour_ports(const Packet& p) {
   return colour_ports_[colour];
 }
 
-void IbtRouter::accept(PacketId id, Cycle now, bool injected, unsigned in_port) {
-  const Packet& p = shared_.pool[id];
-  if (p.seq >= shared_.packets) {
-    throw std::logic_error(std::string(name()) + ": " + describe_packet(p) + " has no buffer slot (k = " +
-                           std::to_string(shared_.packets) + ")");
-  }
+void IbtRouter::accept(CopyWord copy, Cycle now, bool injected, unsigned in_port, RouterShared::WorkerShare& mine) {
+  const unsigned seq = copy_packet(copy);
+  const Packet& p = shared_.packet(seq);
   const unsigned mask = colour_ports(p);
-  if (store_.holds(p.seq)) {
-    ++shared_.duplicates;  // it came by two routes; the first copy already went on
-    shared_.pool.release(id);
+  if (store_.holds(seq)) {
+    ++mine.duplicates;  // it came by two routes; the first copy already went on
+    --mine.copies;
     return;
   }
-  store_.record(p.seq, now);
+  store_.record(seq, now);
   if (shared_.follower != nullptr) shared_.follower->arrived(p, node_, in_port, now);
-  // The ejection port hands the packet to the processor it is wired to: this
-  // node's, unless a wiring fault crossed it with another node's.
-  if (!injected) ejection_.deliver(shared_.sink, shared_.ledger, shared_.swap.wired_to(node_), p, now);
+  if (!injected) {
+    // To the ejection port: delivered to the processor when the network commits the cycle.
+    if (mine.deliveries.empty()) engine()->request_commit(*shared_.ejection);
+    mine.deliveries.push_back(std::uint64_t{node_} << 32 | copy);
+  }
   if (!injected) ++counters_.ejections;  // through the crossbar to the ejection port
   for (unsigned q = 0; q < ports_count_; ++q) {
-    if (mask & (1u << q)) ports_[q].out.make_eligible(p.seq);
+    if (mask & (1u << q)) ports_[q].out.make_eligible(seq);
   }
-  if ((mask & failed_ports_) != 0) note_failed_requests(mask & failed_ports_, p.seq, now);
+  if ((mask & failed_ports_) != 0) note_failed_requests(mask & failed_ports_, seq, now);
   if (mask != 0) {
-    store_.keep(p.seq, id);
+    store_.keep(seq, copy_hops(copy));
     ++counters_.store_writes;
   } else {
-    shared_.pool.release(id);
+    --mine.copies;
   }
 }
 
@@ -105,8 +112,26 @@ void IbtRouter::note_failed_requests(unsigned ports, unsigned packet, Cycle now)
   }
 }
 
+// In the processor phase: the NIC wrote packet p of the broadcast. The first
+// copy of each p becomes the network's record of it.
 void IbtRouter::inject(PacketId packet, Cycle now) {
-  accept(packet, now, true, BroadcastFollower::kFromNic);
+  const Packet& p = shared_.pool[packet];
+  if (p.seq >= shared_.packets) {
+    throw std::logic_error(std::string(name()) + ": " + describe_packet(p) + " has no buffer slot (k = " +
+                           std::to_string(shared_.packets) + ")");
+  }
+  PacketId& original = shared_.originals[p.seq];
+  if (original == kNoPacket) {
+    original = packet;
+  } else if (const Packet& first = shared_.pool[original]; first.src != p.src || first.route != p.route) {
+    throw std::logic_error(std::string(name()) + ": " + describe_packet(p) +
+                           " belongs to a second broadcast; a network serves one broadcast per run");
+  }
+  // The processor phase runs on one thread: any worker's share will do.
+  RouterShared::WorkerShare& mine = shared_.workers[0];
+  ++mine.copies;
+  accept(copy_word(p.seq, p.hops), now, true, BroadcastFollower::kFromNic, mine);
+  if (original != packet) shared_.pool.release(packet);  // a second copy of p from the NIC: the record stays the first
   engine()->wake(*this, now);
 }
 
@@ -126,12 +151,12 @@ PortOrder IbtRouter::order_for(unsigned port, const Packet& p) const {
 unsigned IbtRouter::select(unsigned port, const Word* candidates) {
   const unsigned w = shared_.words;
   const unsigned first = static_cast<unsigned>(lowest(candidates, w));
-  const Packet& head = shared_.pool[store_.copy(first)];
+  const Packet& head = shared_.packet(first);
   const PortOrder order = order_for(port, head);
   if (order == PortOrder::kAscending) return first;
   // The order applies within the lowest candidate's colour.
   const unsigned colour = BroadcastRoute::colour_of(head.route);
-  auto same_colour = [&](unsigned p) { return BroadcastRoute::colour_of(shared_.pool[store_.copy(p)].route) == colour; };
+  auto same_colour = [&](unsigned p) { return BroadcastRoute::colour_of(shared_.packet(p).route) == colour; };
   if (order == PortOrder::kDescending) {
     for (int p = highest(candidates, w); p >= 0; --p) {
       if (test(candidates, static_cast<unsigned>(p)) && same_colour(static_cast<unsigned>(p))) return static_cast<unsigned>(p);
@@ -147,17 +172,18 @@ unsigned IbtRouter::select(unsigned port, const Word* candidates) {
 
 Cycle IbtRouter::tick(Cycle now) {
   ++counters_.clocked_cycles;
+  RouterShared::WorkerShare& mine = shared_.workers[owner()];
   // Only the links marked in this cycle's arrival mask carry a packet; read them in port order.
   std::uint32_t& marked = arrivals_.ports[now & 1u];
   for (std::uint32_t ports = marked; ports != 0; ports &= ports - 1) {
     const unsigned q = static_cast<unsigned>(__builtin_ctz(ports));
-    const PacketId id = in_[q].take(now, kNoPacket);
-    if (id != kNoPacket) accept(id, now, false, q);
+    const CopyWord copy = in_[q].take(now, kNoCopy);
+    if (copy != kNoCopy) accept(copy, now, false, q, mine);
   }
   marked = 0;
   const unsigned w = shared_.words;
-  Word* candidates = &shared_.scratch[0];
-  Word* pending = &shared_.scratch[w];
+  Word candidates[kMaxBroadcastPackets / 64];
+  Word pending[kMaxBroadcastPackets / 64];
   std::fill(pending, pending + w, Word{0});
   bool owing = false;
   bool moved = false;
@@ -174,12 +200,12 @@ Cycle IbtRouter::tick(Cycle now) {
     bool sent = false;
     if (link.free(now)) {
       const unsigned p = select(q, candidates);
-      const PacketId copy = shared_.pool.clone(store_.copy(p));
-      ++shared_.pool[copy].hops;
-      link.send(now, copy);
+      // The copy sent has crossed one link more than the one kept here.
+      link.send(now, copy_word(p, static_cast<std::uint16_t>(store_.hops(p) + 1)));
+      ++mine.copies;
       port.out.mark_sent(p);
       clear(candidates, p);
-      shared_.activity.record(now, shared_.topology.is_bypass_port(q));
+      mine.activity.record(now, shared_.topology.is_bypass_port(q));
       port.waiting_since = now;
       sent = true;
     }
@@ -192,7 +218,7 @@ Cycle IbtRouter::tick(Cycle now) {
     owing = owing || any(candidates, w);
   }
   if (moved) engine()->note_progress();
-  store_.release_unneeded(pending, shared_.pool);
+  mine.copies -= store_.release_unneeded(pending);
   return owing ? now + 1 : kNever;
 }
 
@@ -206,7 +232,7 @@ void IbtRouter::report_held(std::vector<HeldTraffic>& out) const {
     if (port.out.link()->failed()) where += " (link failed)";
     std::string head = "-";
     const int p = lowest(store_.stored(), shared_.words);
-    if (p >= 0) head = describe_packet(shared_.pool[store_.copy(static_cast<unsigned>(p))]);
+    if (p >= 0) head = describe_packet(shared_.packet(static_cast<unsigned>(p)));
     out.push_back(HeldTraffic{where, port.out.backlog(), head, port.waiting_since});
   }
 }

@@ -10,7 +10,8 @@
 //   HoldingsRegister the status sideband the neighbours read (one cycle late)
 //   BroadcastRouteUnit  which ports may carry a packet's colour
 //   BroadcastPortArbiter       per port: what it owes its neighbour, and its arbiter
-//   EjectionPort     hands each new packet to the processor (DeliverySink)
+//   EjectionPort     hands each new packet to the processor (DeliverySink), after
+//                    the cycle, in node order (IbtNetwork::deliver_queued)
 // The injection half of the node's interface is a BroadcastNic module.
 //
 // One cycle t:
@@ -65,12 +66,13 @@ const char* to_string(ForwardOrder order);
 // Link activity of a whole network, cycle by cycle (for utilisation over time).
 class LinkActivity {
  public:
-  void record(Cycle t, bool bypass) {
+  void record(Cycle t, bool bypass, std::uint64_t transfers = 1) {
+    if (transfers == 0) return;
     if (t >= torus_.size()) {
       torus_.resize(t + 1, 0);
       bypass_.resize(t + 1, 0);
     }
-    ++(bypass ? bypass_ : torus_)[t];
+    (bypass ? bypass_ : torus_)[t] += transfers;
   }
   const std::vector<std::uint64_t>& torus() const { return torus_; }
   const std::vector<std::uint64_t>& bypass() const { return bypass_; }
@@ -80,7 +82,9 @@ class LinkActivity {
   std::vector<std::uint64_t> bypass_;
 };
 
-// What every router of a network shares: parameters, statistics, scratch space.
+// What every router of a network shares: parameters, the broadcast's packets,
+// and what the routers change together (counts, deliveries), kept per worker
+// thread (run.threads) so that no two threads write one word.
 struct RouterShared {
   const IbtTopology& topology;
   unsigned packets;  // k: buffer slots; packet numbers 0..k-1
@@ -89,21 +93,37 @@ struct RouterShared {
   TrafficLedger& ledger;  // deliveries are counted where they leave the network
   DeliverySink* sink;     // the processors' delivery callback (may be null)
   EjectionSwap swap;      // a wiring fault: two nodes' ejection ports crossed (network.swap_ejection)
-  LinkActivity activity;
-  std::uint64_t duplicates = 0;  // copies that reached a router already holding the packet
   BroadcastFollower* follower = nullptr;  // outputs.trace_packet: null unless packets are followed
   unsigned words;                // W = ceil(k/64)
-  std::vector<Word> scratch;     // 2W words (candidates, pending), used within one tick
+  // Packet p of the broadcast as its source's NIC wrote it (header and
+  // payload); every copy in the network is p and its own hop count. Set in
+  // the processor phase, read-only while routers run.
+  std::vector<PacketId> originals;
+  // Per worker thread (one on one thread). The counts are summed when read;
+  // the deliveries of a cycle wait for the network's commit, which hands
+  // them to the processors in node order (IbtNetwork::deliver_queued).
+  struct alignas(64) WorkerShare {
+    std::uint64_t duplicates = 0;  // copies that reached a router already holding the packet
+    std::int64_t copies = 0;       // copies made (sent, injected) less copies dropped
+    LinkActivity activity;
+    std::vector<std::uint64_t> deliveries;  // (node << 32) | copy word, this cycle
+  };
+  std::vector<WorkerShare> workers;
+  Clocked* ejection = nullptr;  // whose commit delivers a cycle's packets
 
-  RouterShared(const IbtTopology& topo, unsigned k, ForwardOrder o, PacketPool& p, TrafficLedger& l, DeliverySink* s)
-      : topology(topo), packets(k), order(o), pool(p), ledger(l), sink(s), words(words_for(k)),
-        scratch(2 * words_for(k)) {}
+  RouterShared(const IbtTopology& topo, unsigned k, ForwardOrder o, PacketPool& p, TrafficLedger& l, DeliverySink* s,
+               unsigned threads);
+
+  const Packet& packet(unsigned p) const { return pool[originals[p]]; }
 };
 
 // EjectionPort: the reception half of the node's network interface.
 class EjectionPort {
  public:
-  void deliver(DeliverySink* sink, TrafficLedger& ledger, NodeId node, const Packet& p, Cycle now) const {
+  // Hands the copy of `p` that crossed `hops` links, read off a link in cycle `now`,
+  // to the processor of `node`.
+  void deliver(DeliverySink* sink, TrafficLedger& ledger, NodeId node, const Packet& p, std::uint16_t hops,
+               Cycle now) const {
     ++ledger.delivered;
     if (sink == nullptr) return;
     Delivery d;
@@ -115,7 +135,7 @@ class EjectionPort {
     d.payload_len = p.payload_len;
     d.injected = p.injected;
     d.arrived = now - 1;  // it crossed its last link in the previous cycle
-    d.hops = p.hops;
+    d.hops = hops;
     sink->deliver(d);
   }
 };
@@ -159,7 +179,7 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
   };
 
   // `in_port`: the input it came on (BroadcastFollower::kFromNic when injected).
-  void accept(PacketId id, Cycle now, bool injected, unsigned in_port);
+  void accept(CopyWord copy, Cycle now, bool injected, unsigned in_port, RouterShared::WorkerShare& mine);
   void note_failed_requests(unsigned ports, unsigned packet, Cycle now);
   unsigned colour_ports(const Packet& p);
   PortOrder order_for(unsigned port, const Packet& p) const;
@@ -176,7 +196,6 @@ class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTar
   std::unique_ptr<std::byte[]> arena_;
   IbtLink* in_ = nullptr;
   Port* ports_ = nullptr;
-  EjectionPort ejection_;
   IbtRouterCounters counters_;
   // The broadcast this router serves (one at a time).
   NodeId source_ = kNoNode;

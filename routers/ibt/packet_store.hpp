@@ -6,6 +6,10 @@
 // freed as soon as no port has it as a candidate any more: candidates only
 // shrink (ports send, neighbours report holding it) until a new packet
 // arrives, so a freed copy is never needed again.
+//
+// What a copy is: packet p of the broadcast (its header and payload, the same
+// in every copy, are the network's one record of it: RouterShared::packet)
+// and the links this copy has crossed, its own.
 #pragma once
 
 #include <cstdint>
@@ -39,29 +43,27 @@ class PacketStore {
       arrival_[p] = next_arrival_++;
     }
   }
-  void keep(unsigned p, PacketId copy) {
-    if (!copies_) copies_ = std::make_unique<PacketId[]>(slots_);
-    copies_[p] = copy;
+  void keep(unsigned p, std::uint16_t hops) {
+    if (!hops_) hops_ = std::make_unique<std::uint16_t[]>(slots_);
+    hops_[p] = hops;
     set(stored_, p);
     if (++kept_ > max_kept_) max_kept_ = kept_;
   }
 
-  PacketId copy(unsigned p) const { return copies_[p]; }
+  // Links the kept copy of packet p has crossed.
+  std::uint16_t hops(unsigned p) const { return hops_[p]; }
   std::uint32_t arrival_rank(unsigned p) const { return arrival_[p]; }
 
-  // Frees every kept copy that is not in `pending`.
-  void release_unneeded(const Word* pending, PacketPool& pool) {
+  // Frees every kept copy that is not in `pending`; returns how many.
+  unsigned release_unneeded(const Word* pending) {
+    unsigned freed = 0;
     for (unsigned i = 0; i < words_; ++i) {
-      Word done = stored_[i] & ~pending[i];
+      freed += static_cast<unsigned>(__builtin_popcountll(stored_[i] & ~pending[i]));
       stored_[i] &= pending[i];
-      while (done != 0) {
-        const unsigned p = i * 64 + static_cast<unsigned>(__builtin_ctzll(done));
-        done &= done - 1;
-        pool.release(copies_[p]);
-        --kept_;
-      }
     }
-    if (kept_ == 0) copies_.reset();  // an idle router keeps no buffer memory
+    kept_ -= freed;
+    if (kept_ == 0) hops_.reset();  // an idle router keeps no buffer memory
+    return freed;
   }
 
   unsigned kept() const { return kept_; }
@@ -74,7 +76,7 @@ class PacketStore {
   unsigned words_ = 0;
   unsigned slots_ = 0;
   bool track_arrival_ = false;
-  std::unique_ptr<PacketId[]> copies_;
+  std::unique_ptr<std::uint16_t[]> hops_;
   std::unique_ptr<std::uint32_t[]> arrival_;
   std::uint32_t next_arrival_ = 0;
   unsigned kept_ = 0;
