@@ -34,6 +34,10 @@ struct IbtSetup : ExperimentSetup {
   ResourceEstimate estimate() const override;
   // outputs.trace_packet: a packet number 0..k-1, followed to one node (docs/waveforms/README.md).
   bool follows_packets() const override { return true; }
+  // Its routers queue their deliveries and statistics for commit
+  // (IbtRouter::commit), read neighbours' holdings registers one cycle late,
+  // and allocate nothing while the network phase runs.
+  std::string single_thread_reason() const override { return ""; }
   void estimate_work(ResourceEstimate& e) const;
   // Routers the waveform shows at most (the rest of a larger network is not traced).
   static constexpr NodeId kMaxTracedRouters = 4096;
