@@ -17,12 +17,13 @@ IbtNetwork::IbtNetwork(sc_core::sc_module_name name, const IbtTopology& topology
                        DeliverySink* sink, const EjectionSwap& swap)
     : sc_module(name), topology_(topology), ports_(topology.ports()),
       shared_(topology, packets, order, pool, ledger, sink, engine.threads()) {
+  shared_.network = this->name();
   shared_.swap = swap;
   shared_.ejection = &ejection_commit_;
   const NodeId nodes = topology_.nodes();
   routers_.reserve(nodes);
   for (NodeId x = 0; x < nodes; ++x) {
-    routers_.push_back(std::make_unique<IbtRouter>(router_name(topology_, x).c_str(), x, shared_));
+    routers_.push_back(std::make_unique<IbtRouter>(x, shared_));
     engine.add(*routers_.back());
   }
   engine.add(ejection_commit_);

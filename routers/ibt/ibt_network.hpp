@@ -1,7 +1,8 @@
-// IbtNetwork: a Torus(n^d) or iBT(n^d; b) of all-port routers, elaborated as
-// SystemC modules: one IbtRouter per node, two IbtLinks (one per direction,
-// each kept in the router it leads to) per torus or bypass link, and each
-// router wired to its neighbours' status sidebands.
+// IbtNetwork: a Torus(n^d) or iBT(n^d; b) of all-port routers, one SystemC
+// module that owns them: one IbtRouter per node (a block the engine
+// evaluates, not a module), two IbtLinks (one per direction, each kept in the
+// router it leads to) per torus or bypass link, and each router wired to its
+// neighbours' status sidebands.
 #pragma once
 
 #include <systemc>
@@ -28,8 +29,6 @@ struct PortStats {
   std::uint32_t max_queue = 0;  // most packets a port of this direction owed its neighbour after a cycle
 };
 
-// "r3_2": a router's name, its coordinates.
-std::string router_name(const IbtTopology& topo, NodeId x);
 // A link's packet bus in the waveform: <router>.<port>.pkt.<field>.
 inline constexpr const char* kPacketBusFields[] = {"valid", "packet", "colour", "src", "hops", "dup"};
 // The save file of a followed packet the run never sent (ibt_packet_trace.cpp).

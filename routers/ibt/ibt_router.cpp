@@ -23,8 +23,8 @@ RouterShared::RouterShared(const IbtTopology& topo, unsigned k, ForwardOrder o, 
     throw std::invalid_argument("all-port router: k must be 1.." + std::to_string(kMaxBroadcastPackets) + " packets");
 }
 
-IbtRouter::IbtRouter(sc_core::sc_module_name name, NodeId node, RouterShared& shared)
-    : sc_module(name), Clocked(Phase::kNetwork), node_(node), shared_(shared), ports_count_(shared.topology.ports()) {
+IbtRouter::IbtRouter(NodeId node, RouterShared& shared)
+    : Clocked(Phase::kNetwork), node_(node), shared_(shared), ports_count_(shared.topology.ports()) {
   const unsigned w = shared_.words;
   const std::size_t links_bytes = sizeof(IbtLink) * ports_count_;
   const std::size_t ports_bytes = sizeof(Port) * ports_count_;
@@ -46,6 +46,8 @@ IbtRouter::IbtRouter(sc_core::sc_module_name name, NodeId node, RouterShared& sh
     in_[q].connect_receiver(*this, arrivals_, q);
   }
 }
+
+std::string IbtRouter::name() const { return shared_.network + "." + router_name(shared_.topology, node_); }
 
 void IbtRouter::connect(unsigned port, IbtLink& out, const HoldingsRegister& neighbour) {
   ports_[port].out.connect(out, neighbour);

@@ -86,6 +86,7 @@ class LinkActivity {
 // and what the routers change together (counts, deliveries), kept per worker
 // thread (run.threads) so that no two threads write one word.
 struct RouterShared {
+  std::string network;  // the network module's name, for the routers' names
   const IbtTopology& topology;
   unsigned packets;  // k: buffer slots; packet numbers 0..k-1
   ForwardOrder order;
@@ -117,6 +118,9 @@ struct RouterShared {
   const Packet& packet(unsigned p) const { return pool[originals[p]]; }
 };
 
+// "r3_2": a router's name, its coordinates.
+std::string router_name(const IbtTopology& topo, NodeId x);
+
 // EjectionPort: the reception half of the node's network interface.
 class EjectionPort {
  public:
@@ -140,9 +144,15 @@ class EjectionPort {
   }
 };
 
-class IbtRouter : public sc_core::sc_module, public Clocked, public InjectionTarget {
+// Not an sc_module: the engine evaluates it (Clocked), and a million
+// routers then cost no SystemC object registry entries (docs/ibt.md, "Nodes
+// at scale"). Its name is built when a diagnostic needs it.
+class IbtRouter : public Clocked, public InjectionTarget {
  public:
-  IbtRouter(sc_core::sc_module_name name, NodeId node, RouterShared& shared);
+  IbtRouter(NodeId node, RouterShared& shared);
+
+  // "<network>.r3_2": the hierarchical name it would have as a module.
+  std::string name() const;
 
   // The link arriving on `port` (the neighbour sends into it).
   IbtLink& in_link(unsigned port) { return in_[port]; }
