@@ -21,11 +21,8 @@ IbtNetwork::IbtNetwork(sc_core::sc_module_name name, const IbtTopology& topology
   shared_.swap = swap;
   shared_.ejection = &ejection_commit_;
   const NodeId nodes = topology_.nodes();
-  routers_.reserve(nodes);
-  for (NodeId x = 0; x < nodes; ++x) {
-    routers_.push_back(std::make_unique<IbtRouter>(x, shared_));
-    engine.add(*routers_.back());
-  }
+  routers_.build(nodes, shared_);
+  for (NodeId x = 0; x < nodes; ++x) engine.add(*routers_[x]);
   engine.add(ejection_commit_);
   // The link leaving x on port q arrives at its neighbour y on port q^1.
   for (NodeId x = 0; x < nodes; ++x) {
@@ -99,7 +96,8 @@ std::uint64_t IbtNetwork::transfers() const {
 std::vector<PortStats> IbtNetwork::port_stats() const {
   std::vector<PortStats> stats(ports_);
   for (unsigned q = 0; q < ports_; ++q) stats[q].port = topology_.port_name(q);
-  for (const auto& r : routers_) {
+  for (NodeId x = 0; x < routers_.size(); ++x) {
+    const IbtRouter* r = routers_[x];
     for (unsigned q = 0; q < ports_; ++q) {
       stats[q].transfers += r->output(q).transfers();
       stats[q].max_queue = std::max(stats[q].max_queue, r->output(q).max_backlog());
@@ -110,7 +108,7 @@ std::vector<PortStats> IbtNetwork::port_stats() const {
 
 unsigned IbtNetwork::max_buffer() const {
   unsigned m = 0;
-  for (const auto& r : routers_) m = std::max(m, r->max_buffer());
+  for (NodeId x = 0; x < routers_.size(); ++x) m = std::max(m, routers_[x]->max_buffer());
   return m;
 }
 
@@ -167,7 +165,7 @@ void IbtNetwork::trace_port(WaveformTracer& tracer, const std::string& prefix, N
     const CopyWord copy = copy_sent(link, t);
     return copy == kNoCopy ? 0u : std::uint32_t{copy_hops(copy)};
   }, row("pkt/hops", dec));
-  const IbtRouter* receiver = routers_[topology_.neighbour(x, q)].get();
+  const IbtRouter* receiver = routers_[topology_.neighbour(x, q)];
   const unsigned in_port = q ^ 1u;
   tracer.add(bus + "dup", 1, [link, receiver, in_port](Cycle t) {
     const CopyWord copy = copy_sent(link, t);
@@ -200,7 +198,7 @@ void IbtNetwork::trace(WaveformTracer& tracer, const std::string& prefix, const 
   const unsigned words = shared_.words;
   for (NodeId x : order) {
     traced_[x] = true;
-    const IbtRouter* r = routers_[x].get();
+    const IbtRouter* r = routers_[x];
     const std::string name = router_name(topology_, x);
     const std::string base = prefix + "." + name + ".";
     const auto dec = TraceRow::Radix::kDecimal;

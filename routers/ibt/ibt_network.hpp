@@ -7,7 +7,9 @@
 
 #include <systemc>
 
+#include <cstddef>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,39 @@ struct PortStats {
 inline constexpr const char* kPacketBusFields[] = {"valid", "packet", "colour", "src", "hops", "dup"};
 // The save file of a followed packet the run never sent (ibt_packet_trace.cpp).
 std::string unsent_packet_save_file(const WaveformTracer& tracer, std::uint32_t id, const std::string& why);
+
+// The routers of a network in one allocation, in node order, each followed
+// by its arena (IbtRouter::arena_bytes): no heap block per router, and the
+// engine's address order is node order.
+class RouterArray {
+ public:
+  RouterArray() = default;
+  RouterArray(const RouterArray&) = delete;
+  RouterArray& operator=(const RouterArray&) = delete;
+  ~RouterArray() {
+    for (NodeId x = built_; x-- > 0;) (*this)[x]->~IbtRouter();
+  }
+  void build(NodeId nodes, RouterShared& shared) {
+    const std::size_t align = alignof(IbtRouter) > alignof(Word) ? alignof(IbtRouter) : alignof(Word);
+    auto up = [align](std::size_t n) { return (n + align - 1) / align * align; };
+    stride_ = up(sizeof(IbtRouter)) + up(IbtRouter::arena_bytes(shared));
+    static_assert(alignof(IbtRouter) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+    storage_ = std::make_unique<std::byte[]>(stride_ * nodes);
+    for (NodeId x = 0; x < nodes; ++x, ++built_) {
+      std::byte* at = storage_.get() + stride_ * x;
+      new (at) IbtRouter(x, shared, at + up(sizeof(IbtRouter)));
+    }
+  }
+  IbtRouter* operator[](NodeId x) const {
+    return std::launder(reinterpret_cast<IbtRouter*>(storage_.get() + stride_ * x));
+  }
+  NodeId size() const { return built_; }
+
+ private:
+  std::unique_ptr<std::byte[]> storage_;
+  std::size_t stride_ = 0;
+  NodeId built_ = 0;
+};
 
 class IbtNetwork : public sc_core::sc_module {
  public:
@@ -118,7 +153,7 @@ class IbtNetwork : public sc_core::sc_module {
   EjectionCommit ejection_commit_{*this};
   Cycle delivered_in_ = kNever;            // the cycle deliver_queued last ran for
   std::vector<std::uint64_t> deliveries_;  // the workers' queues merged
-  std::vector<std::unique_ptr<IbtRouter>> routers_;
+  RouterArray routers_;
   std::unique_ptr<BroadcastFollower> follower_;  // null unless outputs.trace_packet
   std::string trace_prefix_;
   std::vector<bool> traced_;  // per node: its rows are in the waveform

@@ -23,18 +23,31 @@ RouterShared::RouterShared(const IbtTopology& topo, unsigned k, ForwardOrder o, 
     throw std::invalid_argument("all-port router: k must be 1.." + std::to_string(kMaxBroadcastPackets) + " packets");
 }
 
-IbtRouter::IbtRouter(NodeId node, RouterShared& shared)
+namespace {
+
+std::size_t words_in_arena(unsigned ports, unsigned w) {
+  return static_cast<std::size_t>(1 + 2 * ports + (w > 1 ? 2 : 0)) * w;
+}
+
+}  // namespace
+
+std::size_t IbtRouter::arena_bytes(const RouterShared& shared) {
+  static_assert(alignof(IbtLink) <= alignof(Word) && alignof(Port) <= alignof(Word) &&
+                std::is_trivially_destructible_v<IbtLink> && std::is_trivially_destructible_v<Port>);
+  const unsigned ports = shared.topology.ports();
+  return (sizeof(IbtLink) + sizeof(Port)) * ports + words_in_arena(ports, shared.words) * sizeof(Word);
+}
+
+IbtRouter::IbtRouter(NodeId node, RouterShared& shared, std::byte* arena)
     : Clocked(Phase::kNetwork), node_(node), shared_(shared), ports_count_(shared.topology.ports()) {
   const unsigned w = shared_.words;
   const std::size_t links_bytes = sizeof(IbtLink) * ports_count_;
   const std::size_t ports_bytes = sizeof(Port) * ports_count_;
-  const std::size_t words = static_cast<std::size_t>(1 + 2 * ports_count_ + (w > 1 ? 2 : 0)) * w;
-  static_assert(alignof(IbtLink) <= alignof(Word) && alignof(Port) <= alignof(Word) &&
-                std::is_trivially_destructible_v<IbtLink> && std::is_trivially_destructible_v<Port>);
-  arena_ = std::make_unique<std::byte[]>(links_bytes + ports_bytes + words * sizeof(Word));
-  in_ = reinterpret_cast<IbtLink*>(arena_.get());
-  ports_ = reinterpret_cast<Port*>(arena_.get() + links_bytes);
-  Word* bits = reinterpret_cast<Word*>(arena_.get() + links_bytes + ports_bytes);
+  const std::size_t words = words_in_arena(ports_count_, w);
+  in_ = reinterpret_cast<IbtLink*>(arena);
+  ports_ = reinterpret_cast<Port*>(arena + links_bytes);
+  Word* bits = reinterpret_cast<Word*>(arena + links_bytes + ports_bytes);
+  bits_ = bits;
   for (unsigned q = 0; q < ports_count_; ++q) {
     new (&in_[q]) IbtLink();
     new (&ports_[q]) Port();
@@ -42,7 +55,6 @@ IbtRouter::IbtRouter(NodeId node, RouterShared& shared)
   for (std::size_t i = 0; i < words; ++i) new (&bits[i]) Word(0);
   store_.attach(bits + (1 + 2 * ports_count_) * w, bits, w, shared_.packets, shared_.order == ForwardOrder::kArrival);
   for (unsigned q = 0; q < ports_count_; ++q) {
-    ports_[q].out.attach(&bits[(1 + 2 * q) * w], &bits[(2 + 2 * q) * w]);
     in_[q].connect_receiver(*this, arrivals_, q);
   }
 }
@@ -94,7 +106,7 @@ void IbtRouter::accept(CopyWord copy, Cycle now, bool injected, unsigned in_port
   }
   if (!injected) ++counters_.ejections;  // through the crossbar to the ejection port
   for (unsigned q = 0; q < ports_count_; ++q) {
-    if (mask & (1u << q)) ports_[q].out.make_eligible(seq);
+    if (mask & (1u << q)) BroadcastPortArbiter::make_eligible(sets(q), seq);
   }
   if ((mask & failed_ports_) != 0) note_failed_requests(mask & failed_ports_, seq, now);
   if (mask != 0) {
@@ -192,7 +204,7 @@ Cycle IbtRouter::tick(Cycle now) {
   for (unsigned q = 0; q < ports_count_; ++q) {
     Port& port = ports_[q];
     if (!port.out.connected()) continue;
-    if (!port.out.candidates(now, w, candidates)) {
+    if (!port.out.candidates(sets(q), now, w, candidates)) {
       port.out.note_backlog(0);
       port.waiting_since = kNever;
       continue;
@@ -205,7 +217,7 @@ Cycle IbtRouter::tick(Cycle now) {
       // The copy sent has crossed one link more than the one kept here.
       link.send(now, copy_word(p, static_cast<std::uint16_t>(store_.hops(p) + 1)));
       ++mine.copies;
-      port.out.mark_sent(p);
+      port.out.mark_sent(sets(q), p);
       clear(candidates, p);
       mine.activity.record(now, shared_.topology.is_bypass_port(q));
       port.waiting_since = now;

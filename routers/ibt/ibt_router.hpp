@@ -149,7 +149,11 @@ class EjectionPort {
 // at scale"). Its name is built when a diagnostic needs it.
 class IbtRouter : public Clocked, public InjectionTarget {
  public:
-  IbtRouter(NodeId node, RouterShared& shared);
+  // `arena`: arena_bytes(shared) bytes, aligned for a Word, that the
+  // router's links, ports and packet sets live in (the network places each
+  // router's right after it: IbtNetwork's RouterArray).
+  IbtRouter(NodeId node, RouterShared& shared, std::byte* arena);
+  static std::size_t arena_bytes(const RouterShared& shared);
 
   // "<network>.r3_2": the hierarchical name it would have as a module.
   std::string name() const;
@@ -200,12 +204,13 @@ class IbtRouter : public Clocked, public InjectionTarget {
   unsigned ports_count_;
   ArrivalMask arrivals_;
   PacketStore store_;
-  // One allocation holds the input links, the output ports and the packet
-  // sets (stored, then per port eligible and sent; holdings when k > 64):
-  // what a cycle touches stays close together.
-  std::unique_ptr<std::byte[]> arena_;
+  // The arena holds the input links, the output ports and the packet sets
+  // (stored, then per port eligible and sent; holdings when k > 64), right
+  // after the router: what a cycle touches stays close together.
   IbtLink* in_ = nullptr;
   Port* ports_ = nullptr;
+  Word* bits_ = nullptr;  // stored, then per port eligible and sent, then holdings when k > 64
+  PortSets sets(unsigned q) const { return {bits_ + (1 + 2 * q) * shared_.words, bits_ + (2 + 2 * q) * shared_.words}; }
   IbtRouterCounters counters_;
   // The broadcast this router serves (one at a time).
   NodeId source_ = kNoNode;
