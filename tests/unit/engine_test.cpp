@@ -301,12 +301,13 @@ class RingStage : public Clocked {
 
 }  // namespace
 
-// Three workers: tokens cross from one worker's blocks to another's on
-// every hop, some wait beyond the wake-up ring, and commits arrive from
-// all of them; the ticks and the shared log are what a hand count gives.
-TEST(CycleEngine, WorkerThreadsPassTokensAcrossTheirBlocksAsTheHardwareDoes) {
+// Seven ring stages on `threads` workers: tokens cross from one worker's
+// blocks to another's on every hop, some wait beyond the wake-up ring, and
+// commits arrive from all of them; the ticks and the shared log are what a
+// hand count gives.
+static void run_ring_and_check_by_hand(unsigned threads) {
   CycleEngine::Options options;
-  options.threads = 3;
+  options.threads = threads;
   CycleEngine engine("engine", options);
   constexpr unsigned kStages = 7;
   std::vector<std::string> log;
@@ -353,6 +354,12 @@ TEST(CycleEngine, WorkerThreadsPassTokensAcrossTheirBlocksAsTheHardwareDoes) {
   for (unsigned i = 0; i < kStages; ++i) EXPECT_EQ(stages[i]->ticks, expected_ticks[i]) << "stage " << i;
   EXPECT_EQ(log, expected_log);
 }
+
+TEST(CycleEngine, WorkerThreadsPassTokensAcrossTheirBlocksAsTheHardwareDoes) { run_ring_and_check_by_hand(3); }
+
+// On one thread the engine also commits what blocks ask it to, after the
+// network phase of the cycle they asked in (the all-port networks deliver so).
+TEST(CycleEngine, OnOneThreadCommitsRunAfterTheNetworkPhaseAsOnWorkers) { run_ring_and_check_by_hand(1); }
 
 }  // namespace icn
 
