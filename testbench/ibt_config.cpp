@@ -243,17 +243,20 @@ std::unique_ptr<ExperimentSetup> configure_ibt(Config& cfg, bool ibt) {
 }
 
 // The resource guard's estimate: every (pattern, split) trial is a whole
-// network. Calibrated with /usr/bin/time -v peak RSS (release build): a
-// router takes about 1000 + 120 bytes per port + 6 bytes per packet of k
-// (Torus(40^3), k = 32: 119 MB; Torus(20^3), k = 256: 31 MB; iBT(90^2)
-// with bypass: 24 MB); Torus(100^3) takes 1.7 GB (docs/performance.md).
+// network. Calibrated with /usr/bin/time peak RSS (release build, session
+// 39, routers in one array): a router takes about 280 + 127 bytes per port
+// + 1.7 bytes per packet of k (slopes between two sizes: Torus(n^2), n =
+// 300, 500: 788 bytes a router; Torus(n^3), n = 40, 60: 1022; Torus(n^4),
+// n = 12, 16: 1295; Torus(20^3) k = 256: 1390; iBT(n^2; <8,24>), n = 96,
+// 192, five trials: 1085). The estimate adds a margin of about 10 %;
+// Torus(100^3) takes 0.97 GiB (docs/performance.md).
 ResourceEstimate IbtSetup::estimate() const {
   ResourceEstimate e;
   const double nodes = std::pow(static_cast<double>(n), static_cast<double>(d));
   const double trials = collective == IbtCollective::kNone
                             ? 0.0
                             : static_cast<double>(pattern_options.size() * split_options.size());
-  const double router = 1000.0 + 120.0 * ports + 6.0 * base.packets;
+  const double router = 300.0 + 130.0 * ports + 2.0 * base.packets;
   e.memory_bytes = 10e6 + 16 * nodes + trials * nodes * router;
   e.what = std::to_string(static_cast<std::uint64_t>(trials)) + " network(s) of " +
            std::to_string(static_cast<std::uint64_t>(nodes)) + " routers with " + std::to_string(ports) + " ports";

@@ -112,11 +112,12 @@ TEST(ResourceGuard, FatTreeTotalExchangeCycleBound) {
 // Issue 19: huge collective runs of the torus/iBT, HPAM and bit-serial
 // families are refused before elaboration, with their work estimate and the
 // key to raise. run.max_memory is raised so that the work guard, not the
-// memory guard, decides on any machine. An iBT router holds 6 bytes per
-// packet of the broadcast and is busy at most a cycle per packet, so a
-// torus or iBT run past the default 1e9 evaluations needs over 6 GB, which
-// the memory guard refuses first on most machines: those cases lower
-// run.max_work instead (and stay small should the guard ever let them run).
+// memory guard, decides on any machine. An iBT router holds about 2 bytes
+// per packet of the broadcast (and 1 KB besides) and is busy at most a cycle
+// per packet, so a torus or iBT run past the default 1e9 evaluations needs
+// over 2 GB, which the memory guard may refuse first on a small machine:
+// those cases lower run.max_work instead (and stay small should the guard
+// ever let them run).
 TEST(WorkGuard, HugeCollectiveRunsAreRefusedWithTheirWorkEstimate) {
   struct Case {
     std::string run, limit;
