@@ -59,15 +59,21 @@ TEST(PacketBits, FindsLowestHighestAndCountsAcrossWords) {
   EXPECT_FALSE(test(w, 3));
 }
 
+// A register of `words` words: k <= 64 keeps the holdings inside the
+// register; larger k uses outside storage.
+struct RegisterOfWords {
+  explicit RegisterOfWords(unsigned words) : external(2 * words, 0) { r.init(words, external.data()); }
+  std::vector<Word> external;
+  HoldingsRegister r;
+};
+
 // A neighbour reading the register in cycle t sees the holdings at the end of
 // t-1, whether it reads before or after the owner changes them in cycle t.
 TEST(HoldingsRegister, NeighboursSeeTheHoldingsOneCycleLate) {
-  // k <= 64 keeps the holdings inside the register; larger k uses outside storage.
   for (unsigned words : {1u, 2u}) {
     SCOPED_TRACE(words);
-    std::vector<Word> external(2 * words, 0);
-    HoldingsRegister r;
-    r.init(words, external.data());
+    RegisterOfWords reg(words);
+    HoldingsRegister& r = reg.r;
     const unsigned hi = words == 1 ? 0 : 64;  // also exercise the second word
     EXPECT_EQ(count(r.visible(1), words), 0u);
     r.set(2, 1);
@@ -89,9 +95,8 @@ TEST(HoldingsRegister, NeighboursSeeTheHoldingsOneCycleLate) {
 TEST(HoldingsRegister, TheWordsNeighboursReadInACycleAreNotWrittenInIt) {
   for (unsigned words : {1u, 2u}) {
     SCOPED_TRACE(words);
-    std::vector<Word> external(2 * words, 0);
-    HoldingsRegister r;
-    r.init(words, external.data());
+    RegisterOfWords reg(words);
+    HoldingsRegister& r = reg.r;
     for (Cycle t : {Cycle{3}, Cycle{4}, Cycle{9}}) {
       SCOPED_TRACE(t);
       const Word* seen = r.visible(t);  // a neighbour's read before the owner's first change in t
