@@ -248,15 +248,18 @@ std::unique_ptr<ExperimentSetup> configure_ibt(Config& cfg, bool ibt) {
 // + 1.7 bytes per packet of k (slopes between two sizes: Torus(n^2), n =
 // 300, 500: 788 bytes a router; Torus(n^3), n = 40, 60: 1022; Torus(n^4),
 // n = 12, 16: 1295; Torus(20^3) k = 256: 1390; iBT(n^2; <8,24>), n = 96,
-// 192, five trials: 1085). The estimate adds a margin of about 10 %;
-// Torus(100^3) takes 0.97 GiB (docs/performance.md).
+// 192, five trials: 1085). The estimate adds a margin of about 10 %, and
+// past k = 64 the packet sets' extra words (stored, two per port, two of
+// holdings: W = ceil(k/64) words each); Torus(100^3) takes 0.97 GiB
+// (docs/performance.md).
 ResourceEstimate IbtSetup::estimate() const {
   ResourceEstimate e;
   const double nodes = std::pow(static_cast<double>(n), static_cast<double>(d));
   const double trials = collective == IbtCollective::kNone
                             ? 0.0
                             : static_cast<double>(pattern_options.size() * split_options.size());
-  const double router = 300.0 + 130.0 * ports + 2.0 * base.packets;
+  const double extra_words = std::ceil(base.packets / 64.0) - 1.0;
+  const double router = 300.0 + 130.0 * ports + 2.0 * base.packets + (3.0 + 2.0 * ports) * 8.0 * extra_words;
   e.memory_bytes = 10e6 + 16 * nodes + trials * nodes * router;
   e.what = std::to_string(static_cast<std::uint64_t>(trials)) + " network(s) of " +
            std::to_string(static_cast<std::uint64_t>(nodes)) + " routers with " + std::to_string(ports) + " ports";
