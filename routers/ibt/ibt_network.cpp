@@ -59,8 +59,8 @@ void IbtNetwork::deliver_queued(Cycle now) {
   for (std::uint64_t d : deliveries_) {
     const auto node = static_cast<NodeId>(node_of(d));
     const auto copy = static_cast<CopyWord>(d);
-    EjectionPort().deliver(shared_.sink, shared_.ledger, shared_.swap.wired_to(node), shared_.packet(copy_packet(copy)),
-                           copy_hops(copy), now);
+    EjectionPort::deliver(shared_.sink, shared_.ledger, shared_.swap.wired_to(node), shared_.packet(copy_packet(copy)),
+                          copy_hops(copy), now);
   }
 }
 

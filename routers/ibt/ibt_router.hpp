@@ -121,13 +121,14 @@ struct RouterShared {
 // "r3_2": a router's name, its coordinates.
 std::string router_name(const IbtTopology& topo, NodeId x);
 
-// EjectionPort: the reception half of the node's network interface.
+// EjectionPort: the reception half of the node's network interface. It holds
+// nothing: the network's commit hands each node's copies through it.
 class EjectionPort {
  public:
   // Hands the copy of `p` that crossed `hops` links, read off a link in cycle `now`,
   // to the processor of `node`.
-  void deliver(DeliverySink* sink, TrafficLedger& ledger, NodeId node, const Packet& p, std::uint16_t hops,
-               Cycle now) const {
+  static void deliver(DeliverySink* sink, TrafficLedger& ledger, NodeId node, const Packet& p, std::uint16_t hops,
+                      Cycle now) {
     ++ledger.delivered;
     if (sink == nullptr) return;
     Delivery d;
