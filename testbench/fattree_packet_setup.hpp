@@ -28,6 +28,9 @@ struct FatTreeSetup : ExperimentSetup {
   std::unique_ptr<Experiment> elaborate(const std::string& name, const RunContext& ctx) override;
   ResourceEstimate estimate() const override;
   bool follows_packets() const override { return true; }  // outputs.trace_packet
+  // Its routers clone with their worker's free list and its NICs deliver in
+  // commit (docs/fattree_packet.md, "Worker threads").
+  std::string single_thread_reason() const override { return ""; }
 };
 
 }  // namespace icn

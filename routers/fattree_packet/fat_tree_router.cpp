@@ -28,14 +28,14 @@ void FatTreeRouter::route(PacketId packet, unsigned in_port, Cycle now) {
     }
     if (outputs_[port].channel()->failed()) ++failed_requests_[port];
     if (follower_ != nullptr) follower_->queued(pool_[packet], outputs_[port].channel(), now);
-    outputs_[port].enqueue(first ? packet : pool_.clone(packet), now);
+    outputs_[port].enqueue(first ? packet : pool_.clone(packet, owner()), now);  // owner(): this worker's free list
     // The copy crosses the crossbar from its input link into the FIFO.
     ++activity_.crossbar;
     ++activity_.buffer_writes;
     ++merged_[port];
     first = false;
   }
-  if (first) pool_.release(packet);  // a broadcast at a node with no other branch
+  if (first) pool_.release(packet, owner());  // a broadcast at a node with no other branch
 }
 
 Cycle FatTreeRouter::tick(Cycle now) {

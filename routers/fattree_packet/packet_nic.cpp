@@ -52,7 +52,29 @@ void PacketNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& d
 }
 
 Cycle PacketNic::tick(Cycle now) {
+  // What arrived is handed to the processor after the network phase
+  // (commit), in node order, on the simulation thread (run.threads).
   from_network_->receive(now, [&](PacketId id) {
+    if (follower_ != nullptr) follower_->ejected(pool_[id], params_.node, now - 1);
+    engine()->note_progress();
+    if (arrived_.empty()) engine()->request_commit(*this);
+    arrived_.push_back(id);
+  });
+  for (unsigned free = to_network_->free_links(now); free > 0 && !injection_.empty(); --free) {
+    const PacketId id = injection_.pop();
+    Packet& p = pool_[id];
+    p.injected = now;
+    p.hops = 1;
+    to_network_->send(now, id);
+    if (follower_ != nullptr) follower_->sent(p, to_network_, to_network_->sent_in(now) - 1, now);
+    engine()->note_progress();
+  }
+  injection_.sample();
+  return injection_.empty() ? kNever : now + 1;
+}
+
+void PacketNic::commit(Cycle now) {
+  for (const PacketId id : arrived_) {
     const Packet& p = pool_[id];
     Delivery d;
     d.src = p.src;
@@ -68,22 +90,10 @@ Cycle PacketNic::tick(Cycle now) {
     d.created = p.created;
     ++delivered_;
     ++ledger_.delivered;
-    if (follower_ != nullptr) follower_->ejected(p, params_.node, d.arrived);
-    engine()->note_progress();
     if (sink_ != nullptr) sink_->deliver(d);
     pool_.release(id);
-  });
-  for (unsigned free = to_network_->free_links(now); free > 0 && !injection_.empty(); --free) {
-    const PacketId id = injection_.pop();
-    Packet& p = pool_[id];
-    p.injected = now;
-    p.hops = 1;
-    to_network_->send(now, id);
-    if (follower_ != nullptr) follower_->sent(p, to_network_, to_network_->sent_in(now) - 1, now);
-    engine()->note_progress();
   }
-  injection_.sample();
-  return injection_.empty() ? kNever : now + 1;
+  arrived_.clear();
 }
 
 void PacketNic::report_held(std::vector<HeldTraffic>& out) const {

@@ -3,7 +3,9 @@
 // Processor side: a TLM-2.0 target socket (see icn_extension.hpp). Messages are
 // queued in an injection FIFO and enter the network one per free physical link
 // per cycle. Network side: a Channel toward the network and one from it; every
-// packet that arrives is handed to the processing element's DeliverySink.
+// packet that arrives is handed to the processing element's DeliverySink
+// after the cycle's network phase (Clocked::commit), so that the deliveries
+// reach the sinks in the same order for any run.threads.
 #pragma once
 
 #include <systemc>
@@ -41,6 +43,7 @@ class PacketNic : public sc_core::sc_module, public Clocked {
   void set_follower(fattree::PacketFollower* follower) { follower_ = follower; }
 
   Cycle tick(Cycle now) override;
+  void commit(Cycle now) override;
   std::string block_name() const override { return name(); }
   void report_held(std::vector<HeldTraffic>& out) const override;
 
@@ -63,6 +66,7 @@ class PacketNic : public sc_core::sc_module, public Clocked {
   DeliverySink* sink_ = nullptr;
   fattree::PacketFollower* follower_ = nullptr;  // null unless packets are followed
   PacketQueue injection_;
+  std::vector<PacketId> arrived_;  // read off the link this cycle, delivered in commit()
   std::uint64_t delivered_ = 0;
   std::uint64_t failed_requests_ = 0;  // packets accepted while to_network_ was failed
 };

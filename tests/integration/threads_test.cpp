@@ -104,12 +104,35 @@ INSTANTIATE_TEST_SUITE_P(
         ThreadCase{"torus_failed_link", kScenarios + "torus_global_3d.yaml --set 'network.failed_links=[5.x+]'", 1}),
     [](const ::testing::TestParamInfo<ThreadCase>& i) { return i.param.name; });
 
+// Dimakopoulos & Dimopoulos's packet fat tree: routers on any worker clone
+// broadcasts (multinode broadcast floods the tree), and the NICs' deliveries
+// reach the processing elements after the phase.
+INSTANTIATE_TEST_SUITE_P(
+    PacketFatTree, ThreadCount,
+    ::testing::Values(
+        ThreadCase{"flooding", kScenarios + "fattree_cbft32_flooding.yaml", 0},
+        ThreadCase{"flooding_ebft256", kScenarios + "fattree_cbft32_flooding.yaml --set network.leaves=256 "
+                                                    "--set network.capacities=ebft", 0},
+        ThreadCase{"total_exchange", kScenarios + "fattree_ebft64_total_exchange.yaml", 0},
+        ThreadCase{"custom_capacities", kScenarios + "fattree_custom_capacities.yaml", 0},
+        ThreadCase{"broadcast", kScenarios + "fattree_cbft32_flooding.yaml --set network.leaves=64 "
+                                             "--set traffic.collective=broadcast --set traffic.root=5", 0},
+        ThreadCase{"scatter", kScenarios + "fattree_cbft32_flooding.yaml --set network.leaves=64 "
+                                           "--set traffic.collective=scatter --set traffic.root=9", 0},
+        ThreadCase{"gather", kScenarios + "fattree_cbft32_flooding.yaml --set network.leaves=64 "
+                                          "--set traffic.collective=gather", 0},
+        ThreadCase{"crossed_ejection", kScenarios + "fattree_cbft32_flooding.yaml --set 'network.swap_ejection=[3,9]'",
+                   1},
+        ThreadCase{"failed_link", kScenarios + "fattree_cbft32_flooding.yaml --set 'network.failed_links=[r2_1.up]'",
+                   1}),
+    [](const ::testing::TestParamInfo<ThreadCase>& i) { return i.param.name; });
+
 // The run.threads key: its range, and the runs it cannot serve.
 TEST(ThreadCount, BadValuesAndUnsupportedRunsAreRefusedWithOneLine) {
   const std::string mesh = "run " + kScenarios + "mesh8x8_uniform.yaml";
   for (const char* bad : {"0", "-1", "65", "two", "1.5", "[2]"})
     test::expect_rejected(mesh + " --set run.threads=" + bad, "run.threads");
-  test::expect_rejected("run " + kScenarios + "fattree_cbft16_total_exchange.yaml --set run.threads=2",
+  test::expect_rejected("run " + kScenarios + "hpam_broadcast_multicast.yaml --set run.threads=2",
                         "runs on one thread");
   test::expect_rejected(mesh + " --set run.threads=2 --set run.scheduler=per_block_methods", "run.scheduler=engine");
   test::expect_rejected(mesh + " --set run.threads=2 --vcd " + test::scratch_dir() + "/w.vcd", "one thread");
