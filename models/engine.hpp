@@ -69,7 +69,8 @@ class Clocked {
 
   // With several threads (Options::threads > 1) a network-phase block runs on
   // a worker thread and must not touch state it shares with other blocks
-  // (statistics, the packet pool, the ledger). It queues those effects and
+  // (statistics, the ledger; the packet pool only through its worker's free
+  // list, PacketPool's calls with owner()). It queues those effects and
   // calls CycleEngine::request_commit(); the engine then calls commit(now) on
   // the simulation thread after the phase, for every such block in
   // registration order, so the effects land in the same order for any

@@ -100,8 +100,8 @@ class ExperimentSetup {
   // (run.threads > 1), or "" if it can: its blocks then keep every effect on
   // shared state for Clocked::commit (models/engine.hpp).
   virtual std::string single_thread_reason() const {
-    return "this network.type runs on one thread (run.threads above 1: network.type=torus, ibt or "
-           "fattree_packet, or network.type=vc with synthetic traffic or as a platform network)";
+    return "this network.type runs on one thread (run.threads above 1: network.type=torus, ibt, "
+           "fattree_packet or hpam, or network.type=vc with synthetic traffic or as a platform network)";
   }
 };
 

@@ -29,6 +29,8 @@ HpamExperiment::HpamExperiment(sc_core::sc_module_name name, const HpamSetup& se
       geo_(setup.levels),
       topo_(geo_, setup.net.router.vcs, setup.replication),
       network_("net", topo_, setup.net, CollectiveExperiment::engine_, pool_, ledger_) {
+  // Replicators clone and combiners merge on worker threads (run.threads).
+  pool_.set_workers(CollectiveExperiment::engine_.threads());
   if (setup.replication) build_replicators();
   for (const auto& link : setup.failed_links) {
     if (link.injection) network_.fail_injection(link.node);
@@ -215,6 +217,7 @@ void HpamExperiment::build_replicators() {
     network_.router(r).connect(*topo_.combine_port(r), nullptr, to_comb, comb_credit, nullptr, depth);
     comb.connect_input(to_comb, comb_credit);
     comb.connect_output(from_comb, from_comb_credit, depth);
+    comb.set_locality(r);  // beside its router, for the worker threads
     CollectiveExperiment::engine_.add(comb);
     for (unsigned i = 0; i < f; ++i) {
       const unsigned b = geo_.node(geo_.below(at, i));
@@ -225,6 +228,7 @@ void HpamExperiment::build_replicators() {
                                  credit_links_.back().get(), depth);
       rep.connect_branch(i, flit_links_.back().get(), credit_links_.back().get(), depth);
     }
+    rep.set_locality(r);
     CollectiveExperiment::engine_.add(rep);
   }
 }

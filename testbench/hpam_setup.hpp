@@ -52,6 +52,14 @@ struct HpamSetup : ExperimentSetup {
   // outputs.trace_packet: a ledger message id, followed through the meshes
   // and every replicator to the destination it reached last (docs/waveforms/README.md).
   bool follows_packets() const override { return true; }
+  // Replicators and combiners clone and merge with their worker's pool list
+  // and add to the ledger in commit (docs/hpam.md, "Worker threads"); a
+  // Verilated replicator is not thread-safe.
+  std::string single_thread_reason() const override {
+    return replication && replicator_impl == hpam::ReplicatorImpl::kRtl
+               ? "network.replicator_model=rtl (Verilated replicators) runs on one thread"
+               : "";
+  }
 };
 
 // The keys (network and traffic groups), for `icnsim list`.

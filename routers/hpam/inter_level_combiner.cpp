@@ -10,6 +10,11 @@ InterLevelCombiner::InterLevelCombiner(sc_core::sc_module_name name, const HpamG
     : sc_module(name), Clocked(Phase::kNetwork), geo_(geo), at_(at), branches_(branches), pool_(pool),
       ledger_(ledger), flits_on_vc_(vcs, 0) {}
 
+void InterLevelCombiner::commit(Cycle) {
+  ledger_.deliveries_expected -= expected_saved_;
+  expected_saved_ = 0;
+}
+
 void InterLevelCombiner::connect_input(vc::FlitLink* in, vc::CreditLink* credit_out) {
   in_ = in;
   credit_out_ = credit_out;
@@ -51,10 +56,10 @@ Cycle InterLevelCombiner::tick(Cycle now) {
         copy->absorbed = now;
         copy->live = false;  // released: its handle may come back as the combined message
       }
-    pool_.release(f.packet);
+    pool_.release(f.packet, owner());  // owner(): this worker's free list
     if (g.arrived < branches_) return;
     // Every branch has delivered: one combined message from this router's node.
-    const PacketId id = pool_.allocate();
+    const PacketId id = pool_.allocate(owner());
     Packet& c = pool_[id];
     // From the group: the senders' row of the first column below, the address
     // a replicated message to the same group is written to.
@@ -65,7 +70,8 @@ Cycle InterLevelCombiner::tick(Cycle now) {
     c.route = static_cast<std::uint32_t>(g.flits);
     c.payload_len = 16;
     MessageWord{g.tag, g.bytes}.store(c.payload.data());
-    ledger_.deliveries_expected -= branches_ - 1;
+    if (expected_saved_ == 0) engine()->request_commit(*this);
+    expected_saved_ += branches_ - 1;
     outq_.push_back({id, g.flits, 0});
     groups_.erase(key);  // (p is released by now: the key was read before)
     ++messages_out_;

@@ -45,6 +45,9 @@ class InterLevelCombiner : public sc_core::sc_module, public Clocked {
   void connect_output(vc::FlitLink* out, vc::CreditLink* credit_in, unsigned downstream_depth);
 
   Cycle tick(Cycle now) override;
+  // Takes the deliveries its merges saved off the ledger (after the network
+  // phase: the ledger is shared by blocks on every worker, run.threads).
+  void commit(Cycle now) override;
   std::string block_name() const override { return name(); }
   void report_held(std::vector<HeldTraffic>& out) const override;
 
@@ -71,6 +74,7 @@ class InterLevelCombiner : public sc_core::sc_module, public Clocked {
   unsigned branches_;
   PacketPool& pool_;
   TrafficLedger& ledger_;
+  std::uint64_t expected_saved_ = 0;  // deliveries this cycle's merges saved, for commit()
   vc::FlitLink* in_ = nullptr;
   vc::CreditLink* credit_out_ = nullptr;
   vc::FlitLink* out_ = nullptr;

@@ -21,6 +21,11 @@ InterLevelReplicator::InterLevelReplicator(sc_core::sc_module_name name, std::un
   all_branches_ = BranchMask::first(f);
 }
 
+void InterLevelReplicator::commit(Cycle) {
+  ledger_.deliveries_expected += expected_added_;
+  expected_added_ = 0;
+}
+
 void InterLevelReplicator::connect_input(vc::FlitLink* in, vc::CreditLink* credit_out) {
   in_ = in;
   credit_out_ = credit_out;
@@ -75,12 +80,13 @@ Cycle InterLevelReplicator::tick(Cycle now) {
       const Position dst = geo_.position(orig.dst & ~HpamTopology::kReplicateBit);
       Copies& c = copies_[current_serial_];
       for (unsigned i = 0; i < f; ++i) {
-        const PacketId id = pool_.clone(fl.packet);
+        const PacketId id = pool_.clone(fl.packet, owner());  // owner(): this worker's free list
         const Position below = geo_.below(at_, i);
         pool_[id].dst = geo_.node({below.level, dst.row, below.col});
         c.copy.push_back(id);
       }
-      ledger_.deliveries_expected += f - 1;
+      if (expected_added_ == 0) engine()->request_commit(*this);
+      expected_added_ += f - 1;
       if (follower_ != nullptr) {
         std::vector<NodeId> dsts;
         for (PacketId id : c.copy) dsts.push_back(pool_[id].dst);
@@ -90,7 +96,7 @@ Cycle InterLevelReplicator::tick(Cycle now) {
     if (fl.tail()) {
       if (follower_ != nullptr)
         if (vc::PacketFollower::Copy* copy = follower_->copy(pool_[fl.packet].message, fl.packet)) copy->live = false;
-      pool_.release(fl.packet);
+      pool_.release(fl.packet, owner());
       current_vc_ = -1;
     }
     credit_out_->send(now, vc::Credit{fl.vc});

@@ -49,6 +49,9 @@ class InterLevelReplicator : public sc_core::sc_module, public Clocked {
   void connect_branch(unsigned i, vc::FlitLink* out, vc::CreditLink* credit_in, unsigned downstream_depth);
 
   Cycle tick(Cycle now) override;
+  // Adds the deliveries its copies add to the ledger (after the network
+  // phase: the ledger is shared by blocks on every worker, run.threads).
+  void commit(Cycle now) override;
   std::string block_name() const override { return name(); }
   void report_held(std::vector<HeldTraffic>& out) const override;
 
@@ -94,6 +97,7 @@ class InterLevelReplicator : public sc_core::sc_module, public Clocked {
   unsigned vcs_;
   PacketPool& pool_;
   TrafficLedger& ledger_;
+  std::uint64_t expected_added_ = 0;  // deliveries this cycle's copies add, for commit()
   vc::FlitLink* in_ = nullptr;
   vc::CreditLink* credit_out_ = nullptr;
   std::vector<vc::FlitLink*> out_;

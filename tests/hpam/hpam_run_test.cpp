@@ -403,6 +403,9 @@ TEST(HpamRun, BadParametersAreRejectedWithOneLine) {
     expect_rejected(run + "network.replication=true --set network.replicator_model=rtl --set network.levels=[[1,1],[" +
                         std::to_string(c2) + "," + std::to_string(c2) + "]]",
                     "verilated with " + std::to_string(hpam::rtl_replicator_branches()) + " branches");
+    // Verilated replicators are not thread-safe: several threads are refused.
+    expect_rejected(run + "network.replication=true --set network.replicator_model=rtl --set run.threads=2",
+                    "network.replicator_model=rtl (Verilated replicators) runs on one thread");
   }
 }
 

@@ -127,12 +127,30 @@ INSTANTIATE_TEST_SUITE_P(
                    1}),
     [](const ::testing::TestParamInfo<ThreadCase>& i) { return i.param.name; });
 
+// HPAM (Ben Miled et al.): the inter-level replicators clone and the
+// combiners merge on any worker, and commit their change to the ledger's
+// expected deliveries; the meshes are VC routers.
+INSTANTIATE_TEST_SUITE_P(
+    Hpam, ThreadCount,
+    ::testing::Values(
+        ThreadCase{"broadcast_multicast", kScenarios + "hpam_broadcast_multicast.yaml", 0},
+        ThreadCase{"broadcast_multicast_buffered",
+                   kScenarios + "hpam_broadcast_multicast.yaml --set network.replicator_mode=buffered", 0},
+        ThreadCase{"broadcast_two_level_all", kScenarios + "hpam_broadcast_two_level_all.yaml", 0},
+        ThreadCase{"broadcast_hybrid", kScenarios + "hpam_broadcast_hybrid.yaml", 0},
+        ThreadCase{"scatter_multicast", kScenarios + "hpam_scatter_multicast.yaml", 0},
+        ThreadCase{"gather_multicast", kScenarios + "hpam_gather_multicast.yaml", 0},
+        ThreadCase{"gather_hybrid", kScenarios + "hpam_gather_hybrid.yaml", 0},
+        ThreadCase{"failed_link",
+                   kScenarios + "hpam_broadcast_multicast.yaml --set 'network.failed_links=[l2_r0_1.south]'", 1}),
+    [](const ::testing::TestParamInfo<ThreadCase>& i) { return i.param.name; });
+
 // The run.threads key: its range, and the runs it cannot serve.
 TEST(ThreadCount, BadValuesAndUnsupportedRunsAreRefusedWithOneLine) {
   const std::string mesh = "run " + kScenarios + "mesh8x8_uniform.yaml";
   for (const char* bad : {"0", "-1", "65", "two", "1.5", "[2]"})
     test::expect_rejected(mesh + " --set run.threads=" + bad, "run.threads");
-  test::expect_rejected("run " + kScenarios + "hpam_broadcast_multicast.yaml --set run.threads=2",
+  test::expect_rejected("run " + kScenarios + "fractional_crossbar_chain.yaml --set run.threads=2",
                         "runs on one thread");
   test::expect_rejected(mesh + " --set run.threads=2 --set run.scheduler=per_block_methods", "run.scheduler=engine");
   test::expect_rejected(mesh + " --set run.threads=2 --vcd " + test::scratch_dir() + "/w.vcd", "one thread");
