@@ -101,7 +101,8 @@ class ExperimentSetup {
   // shared state for Clocked::commit (models/engine.hpp).
   virtual std::string single_thread_reason() const {
     return "this network.type runs on one thread (run.threads above 1: network.type=torus, ibt, "
-           "fattree_packet or hpam, or network.type=vc with synthetic traffic or as a platform network)";
+           "fattree_packet, fattree_bitserial or hpam, or network.type=vc with synthetic traffic or as a "
+           "platform network)";
   }
 };
 

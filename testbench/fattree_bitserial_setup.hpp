@@ -53,6 +53,12 @@ struct BitSerialSetup : ExperimentSetup {
   void estimate_work(ResourceEstimate& e, double messages, double delivery_cycles, const std::string& why) const;
   void estimate_trace(ResourceEstimate& e, double messages, double delivery_cycles) const;
   bool follows_packets() const override { return true; }  // outputs.trace_packet: message ids of the set
+  // Its NICs keep what they change outside themselves for their commit
+  // (docs/fattree_bitserial.md, "Worker threads"); a Verilated route-stream
+  // generator is not thread-safe.
+  std::string single_thread_reason() const override {
+    return rtl_generator ? "nic.generator=rtl (Verilated route-stream generators) runs on one thread" : "";
+  }
   std::vector<std::string> waveform_side_files(const std::string& waveform_file) const override {
     if (!rtl_generator) return {};
     return {WaveformTracer::rtl_file_for(waveform_file)};

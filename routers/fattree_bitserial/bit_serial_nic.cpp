@@ -107,28 +107,59 @@ void BitSerialNic::finish(StreamTransmitter& t, bool delivered, Cycle now) {
   t.state = StreamTransmitter::kFree;
   --active_;
   if (follower_ != nullptr) follower_->reported(params_.node, t.dst, t.seq, delivered, now);
-  if (counts_.size() <= t.delivery_cycle) counts_.resize(t.delivery_cycle + 1);
+  keep(Outcome::kReported).report = r;
   if (delivered) {
-    ++counts_[t.delivery_cycle].delivered;
     // Progress on this network is a message acknowledged, not bits moving: a
     // fault-free tree acknowledges at least one stream in every delivery cycle
     // that sends any (a denied stream was denied by streams that got further),
     // so a stretch without one means streams vanish where a fault took them,
     // and the stall watchdog ends the run instead of retries until run.max_cycles.
     engine()->note_progress();
-  } else {
-    ++ledger_.lost;
-    ++counts_[t.delivery_cycle].lost;
   }
-  if (report_sink_ != nullptr) report_sink_->report(r);
+}
+
+BitSerialNic::Outcome& BitSerialNic::keep(Outcome::Kind kind) {
+  if (outcomes_.empty()) engine()->request_commit(*this);
+  outcomes_.emplace_back();
+  outcomes_.back().kind = kind;
+  return outcomes_.back();
+}
+
+void BitSerialNic::commit(Cycle) {
+  for (Outcome& o : outcomes_) {
+    const std::uint64_t dc = o.report.delivery_cycle;
+    switch (o.kind) {
+      case Outcome::kStreamSent:
+        if (counts_.size() <= dc) counts_.resize(dc + 1);
+        ++counts_[dc].sent;
+        break;
+      case Outcome::kReported:
+        if (counts_.size() <= dc) counts_.resize(dc + 1);
+        if (o.report.delivered) {
+          ++counts_[dc].delivered;
+        } else {
+          ++ledger_.lost;
+          ++counts_[dc].lost;
+        }
+        if (report_sink_ != nullptr) report_sink_->report(o.report);
+        break;
+      case Outcome::kReceived:
+        ++ledger_.delivered;
+        if (sink_ != nullptr) {
+          o.delivery.payload = o.payload.data();
+          sink_->deliver(o.delivery);
+        }
+        break;
+    }
+  }
+  outcomes_.clear();
 }
 
 void BitSerialNic::transmit(StreamTransmitter& t, unsigned path, Cycle now) {
   if (t.state == StreamTransmitter::kLoaded) {
     t.generator->load(params_.node, t.dst);  // the load edge; the next clock's output is M
     t.state = StreamTransmitter::kRouting;
-    if (counts_.size() <= t.delivery_cycle) counts_.resize(t.delivery_cycle + 1);
-    ++counts_[t.delivery_cycle].sent;
+    keep(Outcome::kStreamSent).report.delivery_cycle = t.delivery_cycle;
     if (up_->failed()) ++failed_streams_;
     return;  // nothing on the path in the load clock
   }
@@ -183,21 +214,18 @@ void BitSerialNic::receive_bit(unsigned path, bool bit, Cycle now) {
   if (down_ack_->failed()) ++failed_acks_;
   down_ack_->drive(now, path, true);  // the acknowledge starts back along the stream's path
   ++received_;
-  ++ledger_.delivered;
   if (follower_ != nullptr) follower_->received(params_.node, down_, path, now - 1, now);
   last_arrival_phase_ = std::max(last_arrival_phase_, cursor_.phase());
-  if (sink_ != nullptr) {
-    Delivery d;
-    d.src = src;
-    d.dst = params_.node;
-    d.seq = seq;
-    d.payload = payload;
-    d.payload_len = kPayloadBytes;
-    d.injected = cursor_.start() + kFirstDrivePhase;
-    d.arrived = now - 1;  // the last bit crossed the link in the previous clock
-    d.hops = static_cast<std::uint16_t>(src == params_.node ? 0 : 2 * turn_height(src, params_.node));
-    sink_->deliver(d);
-  }
+  Outcome& o = keep(Outcome::kReceived);
+  std::memcpy(o.payload.data(), payload, kPayloadBytes);
+  Delivery& d = o.delivery;
+  d.src = src;
+  d.dst = params_.node;
+  d.seq = seq;
+  d.payload_len = kPayloadBytes;
+  d.injected = cursor_.start() + kFirstDrivePhase;
+  d.arrived = now - 1;  // the last bit crossed the link in the previous clock
+  d.hops = static_cast<std::uint16_t>(src == params_.node ? 0 : 2 * turn_height(src, params_.node));
 }
 
 Cycle BitSerialNic::tick(Cycle now) {

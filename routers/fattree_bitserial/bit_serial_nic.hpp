@@ -95,6 +95,10 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   void set_follower(StreamFollower* follower) { follower_ = follower; }
 
   Cycle tick(Cycle now) override;
+  // What the cycle's streams changed outside the NIC (the per-delivery-cycle
+  // counts, the ledger, the processor's deliveries and reports), in the
+  // order the NIC saw it, after the network phase (run.threads).
+  void commit(Cycle now) override;
   std::string block_name() const override { return name(); }
   void report_held(std::vector<HeldTraffic>& out) const override;
 
@@ -162,6 +166,16 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   void finish(StreamTransmitter& t, bool delivered, Cycle now);
   void report_truncated(StreamReceiver& r);
 
+  // One effect on shared state, kept for commit().
+  struct Outcome {
+    enum Kind : std::uint8_t { kStreamSent, kReported, kReceived };
+    Kind kind = kStreamSent;
+    DeliveryReport report;  // kStreamSent: report.delivery_cycle only
+    Delivery delivery;      // kReceived; its payload points into `payload`
+    std::array<unsigned char, kPayloadBytes> payload{};
+  };
+  Outcome& keep(Outcome::Kind kind);
+
   Params params_;
   const DeliveryCycleClock& clock_;
   TrafficLedger& ledger_;
@@ -175,6 +189,7 @@ class BitSerialNic : public sc_core::sc_module, public Clocked {
   BitChannel* down_flush_ = nullptr;
   DeliverySink* sink_ = nullptr;
   DeliveryReportSink* report_sink_ = nullptr;
+  std::vector<Outcome> outcomes_;  // this cycle's, for commit()
   StreamFollower* follower_ = nullptr;
   std::vector<StreamTransmitter> transmitters_;
   std::vector<StreamReceiver> receivers_;

@@ -145,6 +145,26 @@ INSTANTIATE_TEST_SUITE_P(
                    kScenarios + "hpam_broadcast_multicast.yaml --set 'network.failed_links=[l2_r0_1.south]'", 1}),
     [](const ::testing::TestParamInfo<ThreadCase>& i) { return i.param.name; });
 
+// Ishii's bit-serial fat tree: switches and NICs on any worker; a NIC's
+// counts per delivery cycle, ledger, deliveries and reports to its processor
+// (which retries lost messages) wait for its commit.
+const std::string kBitSerial = kScenarios + "fattree_bitserial_doubling64_random.yaml";
+INSTANTIATE_TEST_SUITE_P(
+    BitSerial, ThreadCount,
+    ::testing::Values(
+        ThreadCase{"permutation_constant256", kScenarios + "fattree_bitserial_constant256_permutation.yaml", 0},
+        ThreadCase{"random_doubling64", kBitSerial, 0},
+        ThreadCase{"random_1024", kBitSerial + " --set network.processors=1024 --set traffic.load_factor=2", 0},
+        ThreadCase{"prefix", kBitSerial + " --set network.sync_scheme=prefix", 0},
+        ThreadCase{"flush", kBitSerial + " --set network.sync_scheme=flush", 0},
+        ThreadCase{"store", kBitSerial + " --set network.sync_scheme=store", 0},
+        ThreadCase{"trunk_priority_turn_bit",
+                   kBitSerial + " --set network.arbitration=trunk_priority --set network.buffer_fill=turn_bit", 0},
+        ThreadCase{"cut_ack", kBitSerial + " --set 'network.failed_links=[s2_1.up.ack]'", 1},
+        ThreadCase{"stuck_bit", kBitSerial + " --set 'network.stuck_bits=[s1_3.down0.p0:1]'", 1},
+        ThreadCase{"crossed_ejection", kBitSerial + " --set 'network.swap_ejection=[3,9]'", 1}),
+    [](const ::testing::TestParamInfo<ThreadCase>& i) { return i.param.name; });
+
 // The run.threads key: its range, and the runs it cannot serve.
 TEST(ThreadCount, BadValuesAndUnsupportedRunsAreRefusedWithOneLine) {
   const std::string mesh = "run " + kScenarios + "mesh8x8_uniform.yaml";

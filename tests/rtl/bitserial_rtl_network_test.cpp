@@ -97,3 +97,15 @@ TEST(BitSerialRtl, PermutationsOnSixtyFourProcessorsGiveIdenticalResults) {
 }
 
 }  // namespace icn::test
+
+namespace icn::test {
+
+// Verilated generators are not thread-safe: a run that asks for several
+// threads is refused with one line naming the generator.
+TEST(BitSerialRtl, SeveralThreadsAreRefusedWithTheRtlGenerator) {
+  expect_rejected("run " + kScenarios + "fattree_bitserial_doubling64_random.yaml --set nic.generator=rtl "
+                  "--set run.threads=2",
+                  "nic.generator=rtl (Verilated route-stream generators) runs on one thread");
+}
+
+}  // namespace icn::test
