@@ -13,9 +13,11 @@
 // the destination (serialization) they sum to the network latency exactly.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
-#include <vector>
+#include <memory>
 
+#include "models/packet.hpp"
 #include "models/types.hpp"
 
 namespace icn::vc {
@@ -30,29 +32,55 @@ struct PacketStages {
   std::uint32_t traversal = 0;
 };
 
+// Records sit in chunks of 4096 that never move, made when a record of the
+// chunk is first touched. A packet made in the network phase (a copy from
+// HPAM's inter-level replicator, on a worker thread, run.threads) gets its
+// record from whichever router sees it first, so two workers may touch a new
+// chunk at once: the chunk is published with one compare-and-swap, and the
+// loser frees its own. Records of one packet are written by one block at a
+// time (the one holding its head).
 class StageLog {
  public:
-  // Grows the log to hold packet `id` (when the packet is made, on the
-  // simulation thread: with several threads the routers only index it).
-  void reserve(PacketId id) {
-    if (id >= log_.size()) log_.resize(static_cast<std::size_t>(id) + 1 + log_.size() / 2);
+  static constexpr unsigned kChunkBits = PacketPool::kChunkBits;
+  static constexpr std::uint32_t kChunkRecords = 1u << kChunkBits;
+  static constexpr std::uint32_t kMaxChunks = PacketPool::kMaxChunks;  // every id the pool hands out
+
+  StageLog() : chunks_(new std::atomic<PacketStages*>[kMaxChunks]) {
+    for (std::uint32_t c = 0; c < kMaxChunks; ++c) chunks_[c].store(nullptr, std::memory_order_relaxed);
   }
+  ~StageLog() {
+    for (std::uint32_t c = 0; c < kMaxChunks; ++c) delete[] chunks_[c].load(std::memory_order_relaxed);
+  }
+  StageLog(const StageLog&) = delete;
+  StageLog& operator=(const StageLog&) = delete;
+
+  // Makes room for packet `id` (when the packet is made).
+  void reserve(PacketId id) { (*this)[id]; }
   // A packet's head enters the network in cycle `now`: a fresh record.
   void injected(PacketId id, Cycle now) {
-    reserve(id);
-    log_[id] = PacketStages{};
-    log_[id].last_send = now;
+    PacketStages& st = (*this)[id];
+    st = PacketStages{};
+    st.last_send = now;
   }
   // A packet that entered the routers other than through a VcNic (e.g. a copy
   // made by HPAM's inter-level replicator) gets its record when first seen.
   PacketStages& operator[](PacketId id) {
-    if (id >= log_.size()) log_.resize(static_cast<std::size_t>(id) + 1 + log_.size() / 2);
-    return log_[id];
+    std::atomic<PacketStages*>& slot = chunks_[id >> kChunkBits];
+    PacketStages* chunk = slot.load(std::memory_order_acquire);
+    if (chunk == nullptr) chunk = make_chunk(slot);
+    return chunk[id & (kChunkRecords - 1)];
   }
-  const PacketStages& operator[](PacketId id) const { return log_[id]; }
 
  private:
-  std::vector<PacketStages> log_;
+  static PacketStages* make_chunk(std::atomic<PacketStages*>& slot) {
+    auto* fresh = new PacketStages[kChunkRecords]();
+    PacketStages* seen = nullptr;
+    if (slot.compare_exchange_strong(seen, fresh, std::memory_order_acq_rel)) return fresh;
+    delete[] fresh;  // another worker made it first
+    return seen;
+  }
+
+  std::unique_ptr<std::atomic<PacketStages*>[]> chunks_;  // [kMaxChunks]
 };
 
 }  // namespace icn::vc

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/packet.hpp"
+#include "routers/vc/stage_log.hpp"
 
 namespace icn {
 namespace {
@@ -96,6 +97,31 @@ TEST(PacketPool, ReleasesFromTheSimulationThreadRefillTheWorkersThatClone) {
   const std::size_t capacity = pool.capacity();
   for (std::uint32_t i = 0; i < kRound; ++i) copies.push_back(pool.allocate());
   EXPECT_EQ(pool.capacity(), capacity);
+}
+
+// The VC routers' stage log is indexed by packet id. A copy HPAM's replicator
+// makes on a worker gets its record from the first router that sees it,
+// while other workers use theirs: records must stay where they are when a new
+// one is made, and two workers making records of one new chunk at once must
+// end up with one chunk holding both.
+TEST(StageLog, RecordsStayWhereTheyAreAndWorkersShareANewChunk) {
+  vc::StageLog log;
+  log.injected(3, 10);
+  const vc::PacketStages* where = &log[3];
+  log[5 * PacketPool::kChunkPackets + 1].links = 9;  // a record far beyond: a new chunk
+  EXPECT_EQ(&log[3], where);
+  EXPECT_EQ(log[3].last_send, 10u);
+  EXPECT_EQ(log[5 * PacketPool::kChunkPackets + 1].links, 9u);
+  EXPECT_EQ(log[5 * PacketPool::kChunkPackets + 2].links, 0u) << "a new record starts empty";
+
+  for (std::uint32_t chunk = 7; chunk < 47; ++chunk) {  // each round a chunk nobody touched yet
+    const PacketId base = chunk * PacketPool::kChunkPackets;
+    std::thread other([&] { log[base + 1].routing = 11; });
+    log[base].routing = 22;
+    other.join();
+    EXPECT_EQ(log[base + 1].routing, 11u) << "chunk " << chunk;
+    EXPECT_EQ(log[base].routing, 22u) << "chunk " << chunk;
+  }
 }
 
 TEST(PacketPool, WorkersBeyondTheMaximumAreRefused) {
