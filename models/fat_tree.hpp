@@ -36,6 +36,14 @@ class FatTreeShape {
   // Links on the unique path between two leaves (the processor-switch hops count).
   static unsigned hops(NodeId a, NodeId b) { return 2 * lca_level(a, b); }
 
+  // A locality key (Clocked::set_locality) for node `index` of `level` (0: a
+  // leaf's NIC): worker threads (run.threads) take runs of blocks in this
+  // order, so a subtree's blocks are neighbours. Key: the subtree's first
+  // leaf, then the level.
+  static std::uint64_t subtree_order(unsigned level, std::uint64_t index) {
+    return ((index << level) << 6) | level;
+  }
+
  private:
   unsigned height_;
   std::vector<unsigned> capacities_;

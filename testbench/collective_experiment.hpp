@@ -50,7 +50,9 @@ class DeliveryTap : public DeliverySink {
 class CollectiveExperiment : public ExperimentBase {
  protected:
   CollectiveExperiment(sc_core::sc_module_name name, const CycleEngine::Options& options)
-      : ExperimentBase(name, options), tap_(latency_) {}
+      : ExperimentBase(name, options), tap_(latency_) {
+    pool_.set_workers(engine_.threads());  // blocks on worker threads use their own free lists
+  }
 
   // Messages the network still holds (the ledger's "still held" check).
   virtual std::size_t held_in_network() const { return pool_.live(); }

@@ -29,8 +29,6 @@ HpamExperiment::HpamExperiment(sc_core::sc_module_name name, const HpamSetup& se
       geo_(setup.levels),
       topo_(geo_, setup.net.router.vcs, setup.replication),
       network_("net", topo_, setup.net, CollectiveExperiment::engine_, pool_, ledger_) {
-  // Replicators clone and combiners merge on worker threads (run.threads).
-  pool_.set_workers(CollectiveExperiment::engine_.threads());
   if (setup.replication) build_replicators();
   for (const auto& link : setup.failed_links) {
     if (link.injection) network_.fail_injection(link.node);

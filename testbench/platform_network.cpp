@@ -49,6 +49,7 @@ PlatformNetwork::PlatformNetwork(sc_core::sc_module_name name, const CycleEngine
   injector_ = std::make_unique<Injector>(*this);
   engine_.add(*injector_);
   engine_.set_in_flight_probe([this] { return pool_.live(); });
+  pool_.set_workers(engine_.threads());  // blocks on worker threads use their own free lists
 }
 
 PlatformNetwork::~PlatformNetwork() = default;

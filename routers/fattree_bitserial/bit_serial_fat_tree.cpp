@@ -72,14 +72,10 @@ BitSerialFatTree::BitSerialFatTree(sc_core::sc_module_name name, const FatTreeSh
   const unsigned h = shape_.height();
   const NodeId n = shape_.leaves();
   if (!options.make_generator) options.make_generator = scheme_generator(options.scheme, h, options.buffer_fill);
-  // Worker threads (run.threads) take runs of blocks in this order: a
-  // subtree's switches and NICs are neighbours (key: the subtree's first
-  // leaf, then the level).
-  auto subtree_key = [](std::uint64_t first_leaf, unsigned level) { return (first_leaf << 6) | level; };
   for (NodeId k = 0; k < n; ++k) {
     nics_.push_back(std::make_unique<BitSerialNic>(("nic" + std::to_string(k)).c_str(), BitSerialNic::Params{k, h},
                                                    clock_, ledger, counts_));
-    nics_.back()->set_locality(subtree_key(k, 0));
+    nics_.back()->set_locality(FatTreeShape::subtree_order(0, k));
     engine.add(*nics_.back());
   }
   switches_.resize(h + 1);
@@ -95,7 +91,7 @@ BitSerialFatTree::BitSerialFatTree(sc_core::sc_module_name name, const FatTreeSh
       p.scheme = options.scheme;
       p.store_depth = static_cast<unsigned>(down_decision_[level] - up_decision(h, level));
       switches_[level].push_back(std::make_unique<BitSerialSwitch>(switch_name(level, j).c_str(), p, clock_));
-      switches_[level].back()->set_locality(subtree_key(std::uint64_t{j} << level, level));
+      switches_[level].back()->set_locality(FatTreeShape::subtree_order(level, j));
       engine.add(*switches_[level].back());
     }
   }

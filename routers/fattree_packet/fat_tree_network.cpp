@@ -16,17 +16,12 @@ FatTreeNetwork::FatTreeNetwork(sc_core::sc_module_name name, const FatTreeShape&
     : sc_module(name), shape_(shape), pool_(pool) {
   const unsigned h = shape_.height();
   const NodeId n = shape_.leaves();
-  // Routers on worker threads clone broadcasts with their worker's free list.
-  pool.set_workers(engine.threads());
-  // Worker threads take runs of blocks in this order: a subtree's routers and
-  // NICs are neighbours (key: the subtree's first leaf, then the level).
-  auto subtree_key = [](std::uint64_t first_leaf, unsigned level) { return (first_leaf << 6) | level; };
 
   // A broadcast reaches every leaf but its source.
   for (NodeId leaf = 0; leaf < n; ++leaf) {
     PacketNic::Params p{leaf, n, n - 1};
     nics_.push_back(std::make_unique<PacketNic>(("nic" + std::to_string(leaf)).c_str(), p, pool, ledger));
-    nics_.back()->set_locality(subtree_key(leaf, 0));
+    nics_.back()->set_locality(FatTreeShape::subtree_order(0, leaf));
     engine.add(*nics_.back());
   }
   routers_.resize(h + 1);
@@ -34,7 +29,7 @@ FatTreeNetwork::FatTreeNetwork(sc_core::sc_module_name name, const FatTreeShape&
     for (unsigned j = 0; j < shape_.routers_at(level); ++j) {
       routers_[level].push_back(std::make_unique<FatTreeRouter>(
           router_name(level, j).c_str(), level, j, level == h, pool));
-      routers_[level].back()->set_locality(subtree_key(std::uint64_t{j} << level, level));
+      routers_[level].back()->set_locality(FatTreeShape::subtree_order(level, j));
       engine.add(*routers_[level].back());
     }
   }
