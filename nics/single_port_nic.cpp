@@ -71,38 +71,33 @@ void SinglePortNic::check_direction(Cycle from, Cycle to, bool transmitting) {
   if (tx_from_ != kNever && rx_from_ != kNever && tx_from_ <= rx_to_ && rx_from_ <= tx_to_) ++simplex_violations_;
 }
 
-bool SinglePortNic::take_posted(NodeId src, std::uint32_t seq) {
-  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-    if (it->first == src && it->second == seq) {
-      posted_.erase(it);
-      return true;
-    }
-  }
-  return false;
+bool SinglePortNic::has_posted(NodeId src, std::uint32_t seq) const {
+  return std::find(posted_.begin(), posted_.end(), std::pair<NodeId, std::uint32_t>{src, seq}) != posted_.end();
+}
+
+void SinglePortNic::take_posted(NodeId src, std::uint32_t seq) {
+  const auto it = std::find(posted_.begin(), posted_.end(), std::pair<NodeId, std::uint32_t>{src, seq});
+  if (it != posted_.end()) posted_.erase(it);
+}
+
+std::uint32_t SinglePortNic::units_of(std::uint32_t seq) const {
+  return params_.packets != 0 && seq == params_.packets - 1 ? params_.last_units : params_.units;
 }
 
 Cycle SinglePortNic::tick(Cycle now) {
-  if (send_.active && !send_.started && directory_[send_.dst]->take_posted(params_.node, send_.seq)) {
+  if (send_.active && !send_.started && directory_[send_.dst]->has_posted(params_.node, send_.seq)) {
     // The start-up: the head reaches the receiver t cycles from now.
     send_.started = true;
     send_.head_at = now + params_.startup - fabric_.pipeline_cycles();
+    take_due_ = true;
   }
   if (send_.started && !send_.injected && now >= send_.head_at) {
-    const PacketId id = pool_.allocate();
-    UnitPacket& p = pool_[id];
-    p.src = params_.node;
-    p.dst = send_.dst;
-    p.seq = send_.seq;
-    p.units = params_.packets != 0 && send_.seq == params_.packets - 1 ? params_.last_units : params_.units;
-    p.value = send_.value;
-    p.head_sent = now;
-    ++ledger_.injected;
-    ++ledger_.deliveries_expected;
+    const std::uint32_t units = units_of(send_.seq);
     ++sent_;
-    busy_cycles_ += params_.startup + p.units;
+    busy_cycles_ += params_.startup + units;
     send_.injected = true;
-    check_direction(now, now + p.units - 1, true);
-    fabric_.inject(params_.node, now, id);
+    check_direction(now, now + units - 1, true);
+    inject_due_ = true;
     engine_.note_progress();
   }
   ejection_.receive(now, [&](PacketId id) {
@@ -112,8 +107,38 @@ Cycle SinglePortNic::tick(Cycle now) {
     check_direction(p.reassembled ? std::min(p.head_arrived, now) : now, tail, false);
   });
   while (!incoming_.empty() && incoming_.front().tail <= now) {
-    const PacketId id = incoming_.front().id;
+    complete_.push_back(incoming_.front().id);
     incoming_.pop_front();
+    ++received_;
+    engine_.note_progress();
+  }
+  if (take_due_ || inject_due_ || !complete_.empty()) engine_.request_commit(*this);
+  Cycle next = kNever;
+  if (send_.started && !send_.injected) next = std::max(send_.head_at, now + 1);
+  if (!incoming_.empty()) next = std::min(next, incoming_.front().tail);
+  return next;
+}
+
+void SinglePortNic::commit(Cycle now) {
+  if (take_due_) {
+    directory_[send_.dst]->take_posted(params_.node, send_.seq);
+    take_due_ = false;
+  }
+  if (inject_due_) {
+    const PacketId id = pool_.allocate();
+    UnitPacket& p = pool_[id];
+    p.src = params_.node;
+    p.dst = send_.dst;
+    p.seq = send_.seq;
+    p.units = units_of(send_.seq);
+    p.value = send_.value;
+    p.head_sent = now;
+    ++ledger_.injected;
+    ++ledger_.deliveries_expected;
+    fabric_.inject(params_.node, now, id);
+    inject_due_ = false;
+  }
+  for (const PacketId id : complete_) {
     const UnitPacket& p = pool_[id];
     Delivery d;
     d.src = p.src;
@@ -124,18 +149,13 @@ Cycle SinglePortNic::tick(Cycle now) {
     d.injected = p.head_sent;
     d.arrived = now;
     d.hops = p.hops;
-    ++received_;
     ++ledger_.delivered;
     if (follower_ != nullptr) follower_->received(p.src, params_.node, p.seq, now);
     if (sink_ != nullptr) sink_->deliver(d);
     directory_[p.src]->tail_delivered(now, params_.node);
     pool_.release(id);
-    engine_.note_progress();
   }
-  Cycle next = kNever;
-  if (send_.started && !send_.injected) next = std::max(send_.head_at, now + 1);
-  if (!incoming_.empty()) next = std::min(next, incoming_.front().tail);
-  return next;
+  complete_.clear();
 }
 
 void SinglePortNic::tail_delivered(Cycle now, NodeId at) {

@@ -18,6 +18,16 @@
 // both partners finish the step together. Each port therefore receives at most
 // one packet per t + m cycles, and sends at most one.
 //
+// Several threads (run.threads, models/engine.hpp): in the network phase a
+// NIC touches only its own state and reads the receiver's posted receives.
+// What it does to other blocks and shared state waits for its commit, on the
+// simulation thread, in the order the tick saw it: taking the posted receive,
+// making the packet and handing its head to the fabric (the ledger counts it),
+// and for each packet whose tail came in, the delivery to the processor and
+// the report to its sender. The fabric therefore sees inject() after the
+// phase of the cycle the head leaves; the head is on its first wire from the
+// next cycle, as before.
+//
 // Duplex: a send and a receive overlap freely. Simplex: the channel carries
 // one direction at a time; a packet arriving while the port transmits (or a
 // transmission while it receives) is counted as a violation of the simplex
@@ -137,6 +147,7 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
   void set_follower(TransferFollower* follower) { follower_ = follower; }
 
   Cycle tick(Cycle now) override;
+  void commit(Cycle now) override;
   std::string block_name() const override { return name(); }
   void report_held(std::vector<HeldTraffic>& out) const override;
 
@@ -146,8 +157,11 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
   // The first of this NIC's packets received by another node than the one its
   // processor sent it to, named, or "".
   const std::string& misdelivery() const { return misdelivery_; }
-  // A sending NIC takes the receive this NIC's processor posted for (src, seq), if there is one.
-  bool take_posted(NodeId src, std::uint32_t seq);
+  // Whether this NIC's processor posted a receive for (src, seq): a sending
+  // NIC looks in the network phase (read only) ...
+  bool has_posted(NodeId src, std::uint32_t seq) const;
+  // ... and takes it in its commit.
+  void take_posted(NodeId src, std::uint32_t seq);
 
   // What the port does at the end of a cycle (waveforms): the send in
   // progress, from its rendezvous until the receiver has its tail, and the
@@ -167,6 +181,7 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void check_direction(Cycle from, Cycle to, bool transmitting);
+  std::uint32_t units_of(std::uint32_t seq) const;  // m, or the short last packet's units
 
   struct Send {
     bool active = false;
@@ -194,6 +209,10 @@ class SinglePortNic : public sc_core::sc_module, public Clocked {
   Link<PacketId> ejection_;
   Send send_;
   std::deque<Incoming> incoming_;
+  // What the tick left for commit(): the rendezvous made, the head to hand
+  // over, the packets whose tail is in (delivered in this order).
+  bool take_due_ = false, inject_due_ = false;
+  std::vector<PacketId> complete_;
   std::vector<std::pair<NodeId, std::uint32_t>> posted_;  // receives posted by the processor
   Cycle tx_from_ = kNever, tx_to_ = 0, rx_from_ = kNever, rx_to_ = 0;
   std::uint64_t simplex_violations_ = 0, sent_ = 0, received_ = 0, busy_cycles_ = 0;

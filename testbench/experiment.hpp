@@ -98,12 +98,10 @@ class ExperimentSetup {
   virtual bool follows_packets() const { return false; }
   // Why this run cannot evaluate its network on several threads
   // (run.threads > 1), or "" if it can: its blocks then keep every effect on
-  // shared state for Clocked::commit (models/engine.hpp).
-  virtual std::string single_thread_reason() const {
-    return "this network.type runs on one thread (run.threads above 1: network.type=torus, ibt, "
-           "fattree_packet, fattree_bitserial or hpam, or network.type=vc with synthetic traffic or as a "
-           "platform network)";
-  }
+  // shared state for Clocked::commit (models/engine.hpp). Every family says
+  // (a new one returns a reason until its blocks follow those rules:
+  // docs/architecture.md, "Several threads").
+  virtual std::string single_thread_reason() const = 0;
 };
 
 // Where traffic was held when a run stopped (stall or cycle limit), for the

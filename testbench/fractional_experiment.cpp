@@ -73,6 +73,9 @@ struct CrossbarSetup : ExperimentSetup {
   ResourceEstimate estimate() const override { return program_estimate(program, 0, 0, ""); }
   // outputs.trace_packet: a packet number 0..s-1, followed hop by hop (docs/waveforms/README.md).
   bool follows_packets() const override { return true; }
+  // The NICs commit their effects on other blocks (SinglePortNic::commit);
+  // the switches keep their arrivals per sending worker.
+  std::string single_thread_reason() const override { return ""; }
 };
 
 // network.*: the crossbar's shape, its failed links and wiring fault.

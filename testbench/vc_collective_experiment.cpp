@@ -49,6 +49,11 @@ struct VcCollectiveSetup : ExperimentSetup {
   std::vector<std::string> waveform_side_files(const std::string& waveform_file) const override {
     return network.rtl_waveform_files(waveform_file);
   }
+  // The single-port NICs, the VC NICs and the routers commit their shared
+  // effects; the Verilated routers are not thread-safe.
+  std::string single_thread_reason() const override {
+    return network.net.rtl_module ? "router.model=rtl runs on one thread" : "";
+  }
 };
 
 const char* to_string(Embedding e) {

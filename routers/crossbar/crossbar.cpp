@@ -15,6 +15,7 @@ CrossbarSwitch::CrossbarSwitch(std::string name, unsigned inputs, UnitPacketPool
   for (unsigned i = 0; i < inputs; ++i) input_names_.push_back("input " + std::to_string(i));
   cut_.resize(inputs);
   input_wires_.resize(inputs);
+  for (auto& lists : arrivals_) lists.resize(engine.threads());
   for (auto& link : inputs_) {
     link.set_strict(true);
     link.connect_receiver(*this);
@@ -40,7 +41,7 @@ void CrossbarSwitch::add_output(unsigned group, Link<PacketId>* link, CrossbarSw
   outputs_[group].push_back(std::move(o));
 }
 
-void CrossbarSwitch::send_in(unsigned port, Cycle now, PacketId id) {
+void CrossbarSwitch::send_in(unsigned port, Cycle now, PacketId id, unsigned worker) {
   if (failed_inputs_[port]) {
     cut_[port].push_back({id, now});
     return;
@@ -48,7 +49,7 @@ void CrossbarSwitch::send_in(unsigned port, Cycle now, PacketId id) {
   inputs_[port].send(now, id);
   input_wires_[port].packets += 1;
   input_wires_[port].units += pool_[id].units;
-  arrivals_[(now + 1) & 1].push_back(port);
+  arrivals_[(now + 1) & 1][worker].push_back(port);
 }
 
 void CrossbarSwitch::serve(unsigned group, Cycle now) {
@@ -69,7 +70,7 @@ void CrossbarSwitch::serve(unsigned group, Cycle now) {
       activity_.clocked_cycles += last + 1 - std::max(now, clock_counted_until_);
       clock_counted_until_ = last + 1;
     }
-    if (out.next != nullptr) out.next->send_in(out.next_port, now, w.id);  // the next switch owns the wire
+    if (out.next != nullptr) out.next->send_in(out.next_port, now, w.id, owner());  // the next switch owns the wire
     else out.link->send(now, w.id);
     out.busy_until = now + p.units - 1;
     out.stats.packets += 1;
@@ -87,7 +88,12 @@ Cycle CrossbarSwitch::tick(Cycle now) {
   // arrivals in input-port order (independent of the order NICs were evaluated).
   std::vector<unsigned> served(waiting_groups_.begin(), waiting_groups_.end());
   for (unsigned g : served) serve(g, now);
-  auto& arrived = arrivals_[now & 1];
+  std::vector<std::uint32_t>& arrived = arrived_;
+  arrived.clear();
+  for (auto& list : arrivals_[now & 1]) {
+    arrived.insert(arrived.end(), list.begin(), list.end());
+    list.clear();
+  }
   std::sort(arrived.begin(), arrived.end());
   arrived.erase(std::unique(arrived.begin(), arrived.end()), arrived.end());
   for (unsigned port : arrived) {
@@ -101,7 +107,6 @@ Cycle CrossbarSwitch::tick(Cycle now) {
       if (!queues_[g].empty()) waiting_groups_.insert(g);
     });
   }
-  arrived.clear();
   Cycle next = kNever;
   for (auto it = waiting_groups_.begin(); it != waiting_groups_.end();) {
     if (queues_[*it].empty()) {
@@ -179,7 +184,7 @@ void CrossbarNetwork::attach(NodeId x, SinglePortNic& nic) {
 }
 
 void CrossbarNetwork::inject(NodeId x, Cycle now, PacketId id) {
-  switches_[x / shape_.module_size]->send_in(x % shape_.module_size, now, id);
+  switches_[x / shape_.module_size]->send_in(x % shape_.module_size, now, id, 0);
 }
 
 std::string CrossbarLinkAddress::name() const {

@@ -74,8 +74,11 @@ class CrossbarSwitch : public Clocked {
                   bool track_flows);
   void set_route(std::function<unsigned(NodeId dst)> route) { route_ = std::move(route); }
 
-  // The upstream block sends a head on input `port` in cycle `now` (seen here in now + 1).
-  void send_in(unsigned port, Cycle now, PacketId id);
+  // The upstream block sends a head on input `port` in cycle `now` (seen here
+  // in now + 1): a switch in the network phase, on its worker thread
+  // (`worker`, Clocked::owner()), or a NIC's commit, on the simulation thread
+  // (worker 0: no worker runs then).
+  void send_in(unsigned port, Cycle now, PacketId id, unsigned worker);
 
   // Fault injection: a failed output is never granted (its group's other
   // links carry the traffic, if it has any); a head sent on a failed input
@@ -118,7 +121,10 @@ class CrossbarSwitch : public Clocked {
   std::string name_;
   UnitPacketPool& pool_;
   std::vector<Link<PacketId>> inputs_;
-  std::vector<std::uint32_t> arrivals_[2];  // input ports with a head, by cycle parity
+  // Input ports with a head, by cycle parity, one list per sending worker
+  // thread (run.threads): two upstream switches may send at once.
+  std::vector<std::vector<std::uint32_t>> arrivals_[2];
+  std::vector<std::uint32_t> arrived_;  // this cycle's, merged in port order
   std::vector<std::vector<Output>> outputs_;
   std::vector<std::deque<Waiting>> queues_;
   std::set<unsigned> waiting_groups_;
@@ -147,6 +153,7 @@ class CrossbarNetwork : public SinglePortFabric {
   // Connects processor x's port: its NIC injects with inject(); the network
   // delivers on the NIC's ejection link.
   void attach(NodeId x, SinglePortNic& nic) override;
+  // From the NIC's commit (SinglePortFabric::inject).
   void inject(NodeId x, Cycle now, PacketId id) override;
   unsigned pipeline_cycles() const override { return kLocalPathLinks; }
 

@@ -7,9 +7,11 @@
 //
 // A UnitPacket of m units becomes one VC packet of m flits (so serialisation
 // is the links': one flit per cycle), written into the source node's VcNic in
-// the cycle its head leaves the port. When the tail reaches the destination's
-// VcNic the packet is whole (the NIC reassembled it) and crosses a one-cycle
-// hand-over link to the receiving SinglePortNic, which takes it as complete.
+// the cycle its head leaves the port (by the SinglePortNic's commit, on the
+// simulation thread: the VC NIC's socket is not for worker threads). When the
+// tail reaches the destination's VcNic the packet is whole (the NIC
+// reassembled it) and crosses a one-cycle hand-over link to the receiving
+// SinglePortNic, which takes it as complete.
 //
 // pipeline_cycles() is the zero-load latency of the nearest pair of nodes
 // (neighbours on a mesh, siblings on a fat tree): the part of the start-up t
@@ -20,7 +22,10 @@
 // peeks at the flits arriving on it, every cycle the network holds a packet):
 // per link, the packets that crossed it, the distinct (source, destination)
 // flows, and the most packets in progress on it at once (head crossed, tail
-// not yet): the measured congestion.
+// not yet): the measured congestion. The probe only reads: the rows of the
+// current cycle, which the routers read too and no one writes (models/link.hpp),
+// and the source and destination of packets the VC NICs made in earlier
+// cycles' commits.
 #pragma once
 
 #include <systemc>

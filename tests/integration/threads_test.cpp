@@ -166,12 +166,44 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<ThreadCase>& i) { return i.param.name; });
 
 // The run.threads key: its range, and the runs it cannot serve.
+// Sanders & Sibeyn's pipelined collectives: single-port NICs whose
+// rendezvous reads the receiver's posted receives in the phase and takes
+// them in the commit, crossbar switches that receive heads from upstream
+// switches on other workers, and (network.type=vc) VC NICs written by the
+// single-port NICs' commits; each run also simulates a reference crossbar.
+INSTANTIATE_TEST_SUITE_P(
+    Pipelined, ThreadCount,
+    ::testing::Values(
+        ThreadCase{"crossbar_chain", kScenarios + "fractional_crossbar_chain.yaml", 0},
+        ThreadCase{"crossbar_broadcast", kScenarios + "fractional_crossbar_broadcast.yaml", 0},
+        ThreadCase{"crossbar_binary_reduction", kScenarios + "fractional_crossbar_binary_reduction.yaml", 0},
+        ThreadCase{"hier_crossbar", kScenarios + "fractional_hier_crossbar.yaml", 0},
+        ThreadCase{"hier_crossbar_embedding", kScenarios + "fractional_hier_crossbar_embedding.yaml", 0},
+        // An up channel cut: the module's other channels carry its packets.
+        ThreadCase{"hier_crossbar_failed_up",
+                   kScenarios + "fractional_hier_crossbar.yaml --set 'network.failed_links=[up1.0]'", 0},
+        ThreadCase{"simplex_couples", kScenarios + "fractional_simplex_couples.yaml", 0},
+        ThreadCase{"simplex_direct", kScenarios + "fractional_simplex_direct.yaml", 0},
+        ThreadCase{"worked_example", kScenarios + "fractional_worked_example.yaml", 0},
+        ThreadCase{"vc_mesh_htree", kScenarios + "fractional_mesh_htree.yaml", 0},
+        ThreadCase{"vc_mesh_reduction", kScenarios + "fractional_mesh_htree.yaml --set traffic.collective=reduction", 0},
+        ThreadCase{"vc_fattree_matrix_reduction",
+                   kScenarios + "fractional_fattree.yaml --set traffic.collective=reduction --set traffic.operator=matrix",
+                   0},
+        ThreadCase{"crossbar_failed_input",
+                   kScenarios + "fractional_crossbar_broadcast.yaml --set 'network.failed_links=[pe3.in]'", 1},
+        ThreadCase{"crossbar_crossed_ejection",
+                   kScenarios + "fractional_crossbar_broadcast.yaml --set 'network.swap_ejection=[1,5]'", 1},
+        ThreadCase{"vc_crossed_ejection", kScenarios + "fractional_mesh_htree.yaml --set 'network.swap_ejection=[1,5]'",
+                   1},
+        ThreadCase{"vc_failed_link", kScenarios + "fractional_mesh_htree.yaml --set 'network.failed_links=[r0_0.x+]'",
+                   1}),
+    [](const ::testing::TestParamInfo<ThreadCase>& i) { return i.param.name; });
+
 TEST(ThreadCount, BadValuesAndUnsupportedRunsAreRefusedWithOneLine) {
   const std::string mesh = "run " + kScenarios + "mesh8x8_uniform.yaml";
   for (const char* bad : {"0", "-1", "65", "two", "1.5", "[2]"})
     test::expect_rejected(mesh + " --set run.threads=" + bad, "run.threads");
-  test::expect_rejected("run " + kScenarios + "fractional_crossbar_chain.yaml --set run.threads=2",
-                        "runs on one thread");
   test::expect_rejected(mesh + " --set run.threads=2 --set run.scheduler=per_block_methods", "run.scheduler=engine");
   test::expect_rejected(mesh + " --set run.threads=2 --vcd " + test::scratch_dir() + "/w.vcd", "one thread");
 }
