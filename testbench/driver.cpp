@@ -172,7 +172,8 @@ const ChoiceParam kScheduler{"run.scheduler", "engine", {"engine", "per_block_me
 // slot, 25 MB of empty vectors at 64.
 const IntParam kThreads{"run.threads", 1, 1, 64,
                          "threads that evaluate each cycle's network phase; the results are the same for any count "
-                         "(docs/performance.md, \"Several threads\"); above 1 only where the family supports it",
+                         "(docs/performance.md, \"Several threads\"); above 1 on every family, but not with Verilated "
+                         "models or a waveform",
                          "", "1..64"};
 const RealParam kClockPeriod{"run.clock_period_ns", "1", 0.001, 1e6,
                              "clock period, for waveforms and reports in seconds", "0.001..1e6"};

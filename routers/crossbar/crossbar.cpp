@@ -150,6 +150,7 @@ CrossbarNetwork::CrossbarNetwork(const Shape& shape, UnitPacketPool& pool, Cycle
     auto sw = std::make_unique<CrossbarSwitch>(a == 1 ? "xbar" : prefix + std::to_string(m), b + c, pool, engine);
     for (unsigned x = 0; x < b; ++x) sw->add_group();  // one group per processor port (linked in attach)
     if (c > 0) sw->add_group();                        // the up channels
+    sw->set_locality(static_cast<std::uint64_t>(m) * b);  // beside its module's first processor
     switches_.push_back(std::move(sw));
   }
   if (a > 1) {
@@ -179,6 +180,7 @@ void CrossbarNetwork::attach(NodeId x, SinglePortNic& nic) {
   CrossbarSwitch& sw = *switches_[x / b];
   nic.ejection().set_strict(true);
   nic.ejection().connect_receiver(nic);
+  nic.set_locality(x);  // worker threads (run.threads) get runs of processors
   sw.add_output(x % b, &nic.ejection(), nullptr, 0, "pe" + std::to_string(x), false);
   sw.name_input(x % b, "pe" + std::to_string(x) + ".in");
 }

@@ -66,6 +66,7 @@ class VcNetwork : public sc_core::sc_module {
   struct NamedLink {
     std::string name;
     const FlitLink* link;
+    std::uint32_t router = 0;  // the router that sends on it
   };
   const std::vector<NamedLink>& channels() const { return channels_; }
   std::uint64_t flits_buffered() const;

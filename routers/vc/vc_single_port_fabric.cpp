@@ -9,12 +9,12 @@ namespace icn::vc {
 VcSinglePortFabric::VcSinglePortFabric(sc_core::sc_module_name name, const VcTopology& topo,
                                        const NetworkParams& params, CycleEngine& engine, UnitPacketPool& units)
     : sc_module(name),
-      Clocked(Phase::kNetwork),
       params_(params),
       units_(units),
       network_("net", topo, params, engine, pool_, ledger_) {
   const unsigned N = topo.nodes();
   ports_.assign(N, nullptr);
+  for (unsigned n = 0; n < N; ++n) router_of_.push_back(topo.node_port(n).router);
   for (unsigned n = 0; n < N; ++n) {
     sockets_.push_back(std::make_unique<tlm_utils::simple_initiator_socket<VcSinglePortFabric>>(
         ("to_nic" + std::to_string(n)).c_str()));
@@ -25,11 +25,18 @@ VcSinglePortFabric::VcSinglePortFabric(sc_core::sc_module_name name, const VcTop
   // Nodes that share a router (a fat tree's siblings) are one router apart.
   for (unsigned a = 0; a + 1 < N && nearest_routers_ == 2; ++a)
     if (topo.node_port(a).router == topo.node_port(a + 1).router) nearest_routers_ = 1;
-  for (const auto& c : network_.channels()) {
+  const auto& channels = network_.channels();
+  for (const auto& c : channels) {
     probes_.push_back({c.link, loads_.size()});
     loads_.push_back(LinkLoad{c.name, 0, {}, 0, 0});
   }
-  engine.add(*this);
+  for (std::size_t begin = 0; begin < probes_.size(); begin += kProbeLinks) {
+    const std::size_t end = std::min(probes_.size(), begin + kProbeLinks);
+    probe_blocks_.push_back(std::make_unique<LinkProbe>(*this, begin, end, std::string(this->name()) + ".probe" +
+                                                                               std::to_string(probe_blocks_.size())));
+    probe_blocks_.back()->set_locality(channels[begin].router);  // beside the routers whose links it watches
+    engine.add(*probe_blocks_.back());
+  }
 }
 
 unsigned VcSinglePortFabric::zero_load_cycles(const NetworkParams& params, unsigned routers) {
@@ -47,6 +54,7 @@ void VcSinglePortFabric::attach(NodeId x, SinglePortNic& nic) {
   if (x >= ports_.size()) throw std::invalid_argument("vc fabric: processor " + std::to_string(x) + " has no node");
   nic.ejection().set_strict(true);
   nic.ejection().connect_receiver(nic);
+  nic.set_locality(router_of_[x]);  // on its router's worker thread (run.threads)
   ports_[x] = &nic;
 }
 
@@ -59,16 +67,21 @@ void VcSinglePortFabric::inject(NodeId x, Cycle now, PacketId id) {
   (*sockets_[x])->b_transport(trans_, delay);
   if (trans_.get_response_status() != tlm::TLM_OK_RESPONSE && error_.empty())
     error_ = "node " + std::to_string(x) + "'s VC NIC refused a packet of " + std::to_string(u.units) + " flits";
-  engine()->wake(*this, now + 1);
+  for (auto& probe : probe_blocks_) {
+    if (!probe->asleep) continue;
+    probe->engine()->wake(*probe, now + 1);
+    probe->asleep = false;
+  }
 }
 
-Cycle VcSinglePortFabric::tick(Cycle now) {
-  for (const Probe& pr : probes_) {
+Cycle VcSinglePortFabric::LinkProbe::tick(Cycle now) {
+  for (std::size_t i = begin_; i < end_; ++i) {
+    const Probe& pr = fabric_.probes_[i];
     if (pr.link->arrivals(now) == 0) continue;
-    LinkLoad& l = loads_[pr.load];
+    LinkLoad& l = fabric_.loads_[pr.load];
     pr.link->peek(now, [&](const Flit& f) {
       if (f.head()) {
-        const Packet& p = pool_[f.packet];
+        const Packet& p = fabric_.pool_[f.packet];
         ++l.packets;
         l.flows.insert(static_cast<std::uint64_t>(p.src) << 32 | p.dst);
         l.max_open = std::max(l.max_open, ++l.open);
@@ -76,7 +89,9 @@ Cycle VcSinglePortFabric::tick(Cycle now) {
       if (f.tail()) --l.open;
     });
   }
-  return pool_.live() != 0 ? now + 1 : kNever;  // inject() wakes the probe again
+  if (fabric_.pool_.live() != 0) return now + 1;
+  asleep = true;  // inject() wakes it again
+  return kNever;
 }
 
 void VcSinglePortFabric::arrived_stages(const Packet&, const PacketStages& st, Cycle) { head_ejected_ = st.head_ejected; }

@@ -22,10 +22,12 @@
 // peeks at the flits arriving on it, every cycle the network holds a packet):
 // per link, the packets that crossed it, the distinct (source, destination)
 // flows, and the most packets in progress on it at once (head crossed, tail
-// not yet): the measured congestion. The probe only reads: the rows of the
-// current cycle, which the routers read too and no one writes (models/link.hpp),
-// and the source and destination of packets the VC NICs made in earlier
-// cycles' commits.
+// not yet): the measured congestion. The probe is cut into blocks of
+// kProbeLinks links in router order, each evaluated beside its routers, so
+// that several worker threads share the scan (run.threads). It only reads: the
+// rows of the current cycle, which the routers read too and no one writes
+// (models/link.hpp), and the source and destination of packets the VC NICs
+// made in earlier cycles' commits.
 #pragma once
 
 #include <systemc>
@@ -47,7 +49,7 @@
 
 namespace icn::vc {
 
-class VcSinglePortFabric : public sc_core::sc_module, public SinglePortFabric, public ArrivalSink, public Clocked {
+class VcSinglePortFabric : public sc_core::sc_module, public SinglePortFabric, public ArrivalSink {
  public:
   // What one router-to-router link carried.
   struct LinkLoad {
@@ -72,9 +74,6 @@ class VcSinglePortFabric : public sc_core::sc_module, public SinglePortFabric, p
   static unsigned zero_load_cycles(const NetworkParams& params, unsigned routers);
   unsigned zero_load_cycles(unsigned routers) const { return zero_load_cycles(params_, routers); }
 
-  // The link probe.
-  Cycle tick(Cycle now) override;
-  std::string block_name() const override { return name(); }
 
   void arrived_stages(const Packet& p, const PacketStages& st, Cycle tail) override;
   void arrived(const Packet& p, unsigned flits, Cycle tail, NodeId at) override;
@@ -93,6 +92,23 @@ class VcSinglePortFabric : public sc_core::sc_module, public SinglePortFabric, p
   const std::string& misdelivery() const { return misdelivery_; }
 
  private:
+  // Links per probe block: enough to amortise a block's evaluation, few
+  // enough that a large network has a block per worker and more.
+  static constexpr std::size_t kProbeLinks = 256;
+  // One block of the link probe: the links [begin, end) of probes_.
+  class LinkProbe : public Clocked {
+   public:
+    LinkProbe(VcSinglePortFabric& fabric, std::size_t begin, std::size_t end, std::string name)
+        : Clocked(Phase::kNetwork), fabric_(fabric), begin_(begin), end_(end), name_(std::move(name)) {}
+    Cycle tick(Cycle now) override;
+    std::string block_name() const override { return name_; }
+    bool asleep = true;  // returned kNever: inject() wakes it (written after the phase only)
+
+   private:
+    VcSinglePortFabric& fabric_;
+    std::size_t begin_, end_;
+    std::string name_;
+  };
   struct Probe {
     const FlitLink* link;
     std::size_t load;
@@ -104,12 +120,14 @@ class VcSinglePortFabric : public sc_core::sc_module, public SinglePortFabric, p
   TrafficLedger ledger_;
   VcNetwork network_;
   std::vector<SinglePortNic*> ports_;
+  std::vector<std::uint32_t> router_of_;  // per node: the router its NIC attaches to
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<VcSinglePortFabric>>> sockets_;
   tlm::tlm_generic_payload trans_;
   IcnExtension ext_;
   unsigned char buffer_[kMaxPayloadBytes] = {};
   std::vector<Probe> probes_;
   std::vector<LinkLoad> loads_;
+  std::vector<std::unique_ptr<LinkProbe>> probe_blocks_;
   unsigned nearest_routers_ = 2;
   Cycle head_ejected_ = 0;  // of the packet arrived() is about to report
   std::uint64_t wait_total_ = 0, wait_max_ = 0;
