@@ -11,10 +11,11 @@ OrionModel model_of(const PowerSettings& s) { return OrionModel(s.tech, s.clock_
 // Energy of an arbiter stage: ORION's energy of one decision is linear in its
 // requests (docs/energy.md, "Arbiters"), so the decisions at their mean
 // request count price every decision exactly.
-double arbiter_stage_j(const OrionModel& m, unsigned width, const ArbiterActivity& a, double wire_um) {
+double arbiter_stage_j(const OrionModel& m, unsigned width, const ArbiterActivity& a, double wire_um,
+                       ArbiterCircuit circuit) {
   if (a.decisions == 0) return 0;
   const double mean = static_cast<double>(a.requests) / static_cast<double>(a.decisions);
-  return static_cast<double>(a.decisions) * m.arbiter_energy(width, mean, wire_um);
+  return static_cast<double>(a.decisions) * m.arbiter_energy(width, mean, wire_um, circuit);
 }
 
 nlohmann::ordered_json part_json(const EnergyBreakdown::Part& p) {
@@ -57,9 +58,11 @@ EnergyBreakdown energy(const PowerSettings& settings, const ActivityInput& in) {
     const double n = static_cast<double>(g.count) * seconds;  // router-seconds of leakage
     e.buffers.dynamic_j += double(a.buffer_writes) * f.energy.buffer_write + double(a.buffer_reads) * f.energy.buffer_read;
     e.crossbar.dynamic_j += double(a.crossbar) * f.energy.crossbar;
-    e.sw_allocator.dynamic_j += arbiter_stage_j(m, w.sw_input, a.sw_input, 0) +
-                                arbiter_stage_j(m, w.sw_output, a.sw_output, w.sw_output_wire_um);
-    e.vc_allocator.dynamic_j += arbiter_stage_j(m, w.vc_input, a.vc_input, 0) + arbiter_stage_j(m, w.vc_output, a.vc_output, 0);
+    const ArbiterCircuit sw = g.shape.sw_arbiter, vc = g.shape.vc_arbiter;
+    e.sw_allocator.dynamic_j += arbiter_stage_j(m, w.sw_input, a.sw_input, 0, sw) +
+                                arbiter_stage_j(m, w.sw_output, a.sw_output, w.sw_output_wire_um, sw);
+    e.vc_allocator.dynamic_j +=
+        arbiter_stage_j(m, w.vc_input, a.vc_input, 0, vc) + arbiter_stage_j(m, w.vc_output, a.vc_output, 0, vc);
     e.clock.dynamic_j += double(a.clocked_cycles) * f.energy.clock;
     e.buffers.leakage_j += f.leakage_w.buffers * n;
     e.crossbar.leakage_j += f.leakage_w.crossbar * n;

@@ -64,6 +64,7 @@ OrionModel::FlipFlop OrionModel::flip_flop(double load) const {
   FlipFlop ff;
   ff.e_switch = (c1 + c2 + c3 + c4 + c1 + c1 + load) * e_factor_ / 2.0;  // c5 = c6 = c1
   ff.e_keep_0 = c2 * e_factor_;
+  ff.e_keep_1 = c3 * e_factor_;
   ff.e_clock = 2.0 * gate_cap(tech_.w_nor_n + tech_.w_nor_p, 0) * e_factor_;
   // orion/FlipFlop.cc calc_i_static: six NOR2 gates, input states equally likely.
   const double* nor = tech_.i_nor2;
@@ -126,9 +127,10 @@ double OrionModel::crossbar_leakage_a(unsigned in, unsigned out, unsigned bits) 
 
 // orion/Allocator/RRArbiter.cc init, calc_dynamic_energy: request, grant, carry
 // chain and priority flip-flops of a round-robin arbiter.
-double OrionModel::arbiter_energy(unsigned width, double requests, double wire_um) const {
+double OrionModel::arbiter_energy(unsigned width, double requests, double wire_um, ArbiterCircuit circuit) const {
   if (width < 2 || requests <= 0) return 0;  // ORION builds no arbiter for one requester
   if (requests > width) requests = width;
+  if (circuit == ArbiterCircuit::kMatrix) return matrix_arbiter_energy(width, requests, wire_um);
   const double nor_gate = gate_cap(tech_.w_nor_n + tech_.w_nor_p, 0);
   const double nor_drain = 2.0 * drain_cap(tech_.w_nor_n, true, 1) + drain_cap(tech_.w_nor_p, false, 2);
   const double c_req = 2.0 * nor_gate + drain_cap(tech_.w_inv_n, true, 1) + drain_cap(tech_.w_inv_p, false, 1) +
@@ -151,21 +153,57 @@ double OrionModel::arbiter_energy(unsigned width, double requests, double wire_u
 
 // orion/Allocator/RRArbiter.cc calc_i_static (6 NOR2, 2 inverters, 1 flip-flop
 // per requester) times orion/Allocator/Arbiter.cc get_static_power's Vdd SCALE_S.
-double OrionModel::arbiter_leakage_w(unsigned width) const {
+double OrionModel::arbiter_leakage_w(unsigned width, ArbiterCircuit circuit) const {
   if (width < 2) return 0;
   const double* nor = tech_.i_nor2;
   const double w = width;
-  double i = 6.0 * w * (tech_.w_nor_p * nor[0] + tech_.w_nor_n * (nor[1] + nor[2] + nor[3])) / 4.0;
-  i += 2.0 * w * (tech_.w_inv_n * tech_.i_nmos + tech_.w_inv_p * tech_.i_pmos) / 2.0;
-  i += w * tech_.w_dff * tech_.i_dff;
+  const double nor_i = (tech_.w_nor_p * nor[0] + tech_.w_nor_n * (nor[1] + nor[2] + nor[3])) / 4.0;
+  const double inv_i = (tech_.w_inv_n * tech_.i_nmos + tech_.w_inv_p * tech_.i_pmos) / 2.0;
+  double i = 0;
+  if (circuit == ArbiterCircuit::kMatrix) {
+    // orion/Allocator/MatrixArbiter.cc calc_i_static: (2w - 1) w NOR2, w
+    // inverters, a flip-flop per pair of requesters.
+    i = (2.0 * w - 1.0) * w * nor_i + w * inv_i + w * (w - 1.0) / 2.0 * tech_.w_dff * tech_.i_dff;
+  } else {
+    i = 6.0 * w * nor_i + 2.0 * w * inv_i + w * tech_.w_dff * tech_.i_dff;
+  }
   return i * vdd_ * tech_.scale_s;
 }
 
 // The same gate count priced with ORION 2.0's standard-cell areas (TechParameter
 // m_AreaNOR, m_AreaINV, m_AreaDFF).
-double OrionModel::arbiter_area_um2(unsigned width) const {
+double OrionModel::arbiter_area_um2(unsigned width, ArbiterCircuit circuit) const {
   if (width < 2) return 0;
-  return width * (6.0 * tech_.area_nor + 2.0 * tech_.area_inv + tech_.area_dff);
+  const double w = width;
+  // ORION's router area (OrionConfig's MATRIX_ARBITER case): 2 (w - 1) w NOR2,
+  // w inverters, w (w - 1) / 2 flip-flops.
+  if (circuit == ArbiterCircuit::kMatrix)
+    return 2.0 * (w - 1.0) * w * tech_.area_nor + w * tech_.area_inv + w * (w - 1.0) / 2.0 * tech_.area_dff;
+  return w * (6.0 * tech_.area_nor + 2.0 * tech_.area_inv + tech_.area_dff);
+}
+
+// orion/Allocator/MatrixArbiter.cc init and calc_dynamic_energy (the average
+// case): every requester's row of NOR gates, the grant NOR, the internal
+// nodes between the blocks, and w (w - 1) / 2 priority flip-flops, of which
+// a grant changes half of the winner's w - 1.
+double OrionModel::matrix_arbiter_energy(unsigned width, double requests, double wire_um) const {
+  const double w = width;
+  const double nor_gate = gate_cap(tech_.w_nor_n + tech_.w_nor_p, 0);
+  const double c_req = (w - 1.0) * nor_gate + drain_cap(tech_.w_inv_n, true, 1) + drain_cap(tech_.w_inv_p, false, 1) +
+                       gate_cap(tech_.w_inv_n + tech_.w_inv_p, 0) + nor_gate + wire_um * tech_.c_metal;
+  const double c_grant = w * drain_cap(tech_.w_nor_n, true, 1) + drain_cap(tech_.w_nor_p, false, width);
+  const double c_int = 2.0 * drain_cap(tech_.w_nor_n, true, 1) + drain_cap(tech_.w_nor_p, false, 2) + nor_gate;
+  const FlipFlop pri = flip_flop(2.0 * nor_gate);  // a priority bit drives two NOR gates
+  const double grants = requests >= 1 ? 1.0 : 1.0 / std::ceil(1.0 / requests);
+  const double bits = w * (w - 1.0) / 2.0;
+  const double changed = (w - 1.0) * 0.5 * grants;
+  double e = c_req / 2.0 * e_factor_ * requests;
+  e += c_grant * e_factor_ * grants;
+  e += pri.e_switch * changed;
+  e += (pri.e_keep_0 + pri.e_keep_1) * (bits - changed) * 0.5;  // the bits kept, half 0 and half 1
+  e += pri.e_clock * bits;
+  e += c_int / 2.0 * e_factor_ * (requests + 1.0) * (w - 1.0) * 0.5;
+  return e;
 }
 
 OrionModel::ArbiterWidths OrionModel::arbiter_widths(const RouterShape& s) const {
@@ -192,10 +230,11 @@ RouterFigures OrionModel::router(const RouterShape& s) const {
   f.energy.buffer_write = buffer_write(w);
   f.energy.buffer_read = buffer_read(b, w);
   f.energy.crossbar = crossbar_energy(in, out, w);
-  f.energy.sw_arb_input = arbiter_energy(sw_in, 1, 0);
-  f.energy.sw_arb_output = arbiter_energy(sw_out, 1, req_wire_um);
-  f.energy.vc_arb_input = arbiter_energy(vc_in, 1, 0);
-  f.energy.vc_arb_output = arbiter_energy(vc_out, 1, 0);
+  const ArbiterCircuit sw = s.sw_arbiter, vc = s.vc_arbiter;
+  f.energy.sw_arb_input = arbiter_energy(sw_in, 1, 0, sw);
+  f.energy.sw_arb_output = arbiter_energy(sw_out, 1, req_wire_um, sw);
+  f.energy.vc_arb_input = arbiter_energy(vc_in, 1, 0, vc);
+  f.energy.vc_arb_output = arbiter_energy(vc_out, 1, 0, vc);
   // orion/Clock.cc init (no H-tree, shared switch ports): the registers after
   // the link, after the input buffers and after the crossbar (the first two
   // as the shape says).
@@ -210,16 +249,16 @@ RouterFigures OrionModel::router(const RouterShape& s) const {
   const double ff_i = flip_flop(0).i_static;
   f.leakage_w.buffers = ff_i * w * b * v * in * vdd_ * tech_.scale_s;  // Register.cc calc_i_static per VC
   f.leakage_w.crossbar = crossbar_leakage_a(in, out, w) * vdd_ * tech_.scale_s;
-  f.leakage_w.sw_allocator = arbiter_leakage_w(sw_in) * in + arbiter_leakage_w(sw_out) * out;
-  f.leakage_w.vc_allocator = arbiter_leakage_w(vc_in) * in * v + arbiter_leakage_w(vc_out) * out * v;
+  f.leakage_w.sw_allocator = arbiter_leakage_w(sw_in, sw) * in + arbiter_leakage_w(sw_out, sw) * out;
+  f.leakage_w.vc_allocator = arbiter_leakage_w(vc_in, vc) * in * v + arbiter_leakage_w(vc_out, vc) * out * v;
   f.leakage_w.clock = pipe_bits * tech_.i_dff * tech_.w_dff * vdd_;  // Clock.cc: no SCALE_S
 
   // Area (um^2 -> mm^2): ORION 2.0's cell areas (docs/energy.md).
   const double um2 = 1e-6;
   f.area_mm2.buffers = static_cast<double>(in) * v * b * w * tech_.area_dff * um2;
   f.area_mm2.crossbar = (out * w * tech_.xbar_cell_w_um) * (in * w * tech_.xbar_cell_h_um) * um2;
-  f.area_mm2.sw_allocator = (arbiter_area_um2(sw_in) * in + arbiter_area_um2(sw_out) * out) * um2;
-  f.area_mm2.vc_allocator = (arbiter_area_um2(vc_in) * in * v + arbiter_area_um2(vc_out) * out * v) * um2;
+  f.area_mm2.sw_allocator = (arbiter_area_um2(sw_in, sw) * in + arbiter_area_um2(sw_out, sw) * out) * um2;
+  f.area_mm2.vc_allocator = (arbiter_area_um2(vc_in, vc) * in * v + arbiter_area_um2(vc_out, vc) * out * v) * um2;
   f.area_mm2.clock = pipe_bits * tech_.area_dff * um2;
   return f;
 }

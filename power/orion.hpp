@@ -8,10 +8,12 @@
 // The blocks are those of icnsim's VC router (routers/vc/: input_unit.hpp, vc_allocator.hpp, switch_allocator.hpp, crossbar.hpp, output_unit.hpp):
 //   input buffers     one FIFO of `depth` flits per input VC (ORION's register FIFO)
 //   crossbar          ports_in x ports_out, flit_bits wide (ORION's matrix crossbar, tri-state)
-//   switch allocator  per input port a round-robin arbiter over its VCs, per output
-//                     port one over the other input ports (ORION's SWAllocator)
+//   switch allocator  per input port an arbiter over its VCs, per output port one
+//                     over the other input ports (ORION's SWAllocator)
 //   VC allocator      per input VC one over the V VCs of its port, per output VC one
 //                     over the (ports_in - 1) * V input VCs (ORION's TWO_STAGE_ARB)
+//                     (each allocator's arbiters round-robin or matrix: ORION's
+//                     RRArbiter and MatrixArbiter, router.sw_arbiter and vc_arbiter)
 //   clock             the pipeline registers of ORION's Clock (no H-tree)
 //   link              a repeated global wire per bit (ORION's Wire / OrionLink)
 #pragma once
@@ -19,6 +21,11 @@
 #include "power/technology.hpp"
 
 namespace icn::power {
+
+// The arbiter circuits ORION prices: a round-robin arbiter (a carry chain and
+// one priority flip-flop per requester) or a matrix arbiter (a flip-flop per
+// pair of requesters).
+enum class ArbiterCircuit : unsigned char { kRoundRobin, kMatrix };
 
 struct RouterShape {
   unsigned ports_in = 5;
@@ -34,6 +41,8 @@ struct RouterShape {
   // synthesis": its RTL twin has exactly P (F + 2) flip-flops there).
   bool register_after_link = true;
   bool register_after_buffers = true;
+  ArbiterCircuit sw_arbiter = ArbiterCircuit::kRoundRobin;
+  ArbiterCircuit vc_arbiter = ArbiterCircuit::kRoundRobin;
 };
 
 struct RouterEnergy {        // J per event
@@ -89,11 +98,12 @@ class OrionModel {
   ArbiterWidths arbiter_widths(const RouterShape& shape) const;
   LinkFigures link(double length_mm, unsigned bits) const;
 
-  // Round-robin arbiter of `width` requesters with `wire_um` of request wire:
-  // energy of one decision among `requests` requests, and its leakage current.
-  double arbiter_energy(unsigned width, double requests, double wire_um) const;
-  double arbiter_leakage_w(unsigned width) const;
-  double arbiter_area_um2(unsigned width) const;
+  // An arbiter of `width` requesters with `wire_um` of request wire: energy
+  // of one decision among `requests` requests, its leakage and its area.
+  double arbiter_energy(unsigned width, double requests, double wire_um,
+                        ArbiterCircuit circuit = ArbiterCircuit::kRoundRobin) const;
+  double arbiter_leakage_w(unsigned width, ArbiterCircuit circuit = ArbiterCircuit::kRoundRobin) const;
+  double arbiter_area_um2(unsigned width, ArbiterCircuit circuit = ArbiterCircuit::kRoundRobin) const;
 
   // A per-bit link energy (J per bit toggle) and the repeaters it assumes.
   double wire_energy_per_toggle(double length_m, int* repeaters = nullptr, double* size = nullptr) const;
@@ -103,9 +113,10 @@ class OrionModel {
   double gate_cap(double width_um, double poly_um) const;
   double drain_cap(double width_um, bool nmos, unsigned stack) const;
   double driver_p_width(double load_f, double rise_s) const;
+  double matrix_arbiter_energy(unsigned width, double requests, double wire_um) const;
   // ORION's NEG_DFF flip-flop with load `load` on its output.
   struct FlipFlop {
-    double e_switch, e_keep_0, e_clock, i_static;
+    double e_switch, e_keep_0, e_keep_1, e_clock, i_static;
   };
   FlipFlop flip_flop(double load) const;
   double buffer_read(unsigned depth, unsigned bits) const;

@@ -1,5 +1,8 @@
 #include "testbench/vc_energy.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "testbench/vc_setup.hpp"
 
 namespace icn {
@@ -8,6 +11,13 @@ namespace {
 
 nlohmann::ordered_json link_json(std::uint64_t links, std::uint64_t flits, unsigned bits) {
   return {{"links", links}, {"flits", flits}, {"bits", flits * bits}};
+}
+
+// The circuit ORION prices for an arbiter kind of routers/common/arbiter_factory.hpp.
+power::ArbiterCircuit arbiter_circuit(const std::string& kind) {
+  if (kind == "round_robin") return power::ArbiterCircuit::kRoundRobin;
+  if (kind == "matrix") return power::ArbiterCircuit::kMatrix;
+  throw std::logic_error("energy: no ORION circuit for arbiter kind '" + kind + "'");
 }
 
 }  // namespace
@@ -23,6 +33,8 @@ power::ActivityInput VcEnergy::input(Cycle cycles) const {
     g.shape = power::RouterShape{t.ports, t.ports, spec_.net.router.vcs, spec_.net.router.buffer_depth, p.flit_bits};
     // icnsim's VC router clocks one pipeline register, after the crossbar.
     g.shape.register_after_link = g.shape.register_after_buffers = false;
+    g.shape.sw_arbiter = arbiter_circuit(spec_.net.router.sw_arbiter);
+    g.shape.vc_arbiter = arbiter_circuit(spec_.net.router.vc_arbiter);
     g.activity = t.activity;
     in.routers.push_back(g);
   }

@@ -71,16 +71,6 @@ const IntParam kVcAllocDelay{"router.vc_alloc_delay", 1, 1, 16, "VC allocation s
 const IntParam kSwAllocDelay{"router.sw_alloc_delay", 1, 1, 16, "switch allocation stage, cycles"};
 const IntParam kStDelay{"router.st_delay", 1, 1, 16, "switch traversal stage, cycles"};
 const IntParam kCreditDelay{"router.credit_delay", 0, 0, 64, "extra cycles before a freed buffer entry's credit leaves"};
-// The allocators routers/common/allocator_factory.hpp makes.
-std::string allocator_help() {
-  std::string h = "VC allocator:";
-  for (const AllocatorKind& k : allocator_kinds()) h += std::string(" ") + k.name + ": " + k.description + ";";
-  h.back() = '.';
-  return h;
-}
-const ChoiceParam kVcAllocator{"router.vc_allocator", "islip", allocator_names(), allocator_help()};
-const IntParam kAllocIterations{"router.alloc_iterations", 1, 1, 8, "iSLIP iterations of the VC allocator"};
-
 std::vector<ParamSpec> network_params() {
   std::vector<ParamSpec> v{
       kPreset.spec(),
@@ -105,9 +95,8 @@ std::vector<ParamSpec> network_params() {
       kSwAllocDelay.spec(),
       kStDelay.spec(),
       kCreditDelay.spec(),
-      kVcAllocator.spec(),
-      kAllocIterations.spec(),
   };
+  for (ParamSpec& p : vc_allocator_params()) v.push_back(std::move(p));  // router.vc_allocator, ... sw_arbiter
   for (ParamSpec& p : vc_rtl_params()) v.push_back(std::move(p));  // router.model, .rtl, .rtl_routers
   return v;
 }
@@ -131,6 +120,8 @@ const std::vector<std::pair<std::string, std::string>>& booksim_preset() {
       {"router.credit_delay", "1"},  // BookSim's credit loop, below
       {"router.vc_allocator", "islip"},
       {"router.alloc_iterations", "1"},
+      {"router.vc_arbiter", "round_robin"},  // BookSim's vc_alloc_arb_type and sw_alloc_arb_type
+      {"router.sw_arbiter", "round_robin"},
       {"network.link_latency", "1"},
       {"traffic.packet_size", "4"},
       {"traffic.self_traffic", "true"},
@@ -306,8 +297,7 @@ VcNetworkSpec read_network(Config& cfg, bool collective) {
   r.sw_alloc_delay = static_cast<unsigned>(kSwAllocDelay.read(cfg));
   r.st_delay = static_cast<unsigned>(kStDelay.read(cfg));
   s.net.credit_delay = static_cast<unsigned>(kCreditDelay.read(cfg));
-  r.vc_allocator = kVcAllocator.read(cfg);
-  r.alloc_iterations = static_cast<unsigned>(kAllocIterations.read(cfg));
+  read_vc_allocators(cfg, r, max_ports);
   read_vc_rtl(cfg, s);
   return s;
 }

@@ -63,6 +63,8 @@ void check_cpp_only_keys(Config& cfg, const VcNetworkSpec& s) {
   if (r.st_delay != 1) refuse("router.st_delay", "1");
   if (r.vc_allocator != "islip") refuse("router.vc_allocator", "islip");
   if (r.alloc_iterations != 1) refuse("router.alloc_iterations", "1");
+  if (r.vc_arbiter != "round_robin") refuse("router.vc_arbiter", "round_robin");
+  if (r.sw_arbiter != "round_robin") refuse("router.sw_arbiter", "round_robin");
   if (!s.failed_links.empty()) cfg.fail("network.failed_links", "not with router.model=rtl (the C++ router's faults)");
 }
 

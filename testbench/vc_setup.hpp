@@ -53,6 +53,12 @@ struct VcNetworkSpec {
   nlohmann::ordered_json failed_links_json(const vc::VcNetwork& network) const;
 };
 
+// The allocators and their arbiters (testbench/vc_allocator_keys.cpp):
+// router.vc_allocator, alloc_iterations, vc_arbiter and sw_arbiter, for a
+// network whose largest router has `max_ports` ports; the keys, for `icnsim list`.
+void read_vc_allocators(Config& cfg, vc::RouterParams& r, unsigned max_ports);
+std::vector<ParamSpec> vc_allocator_params();
+
 // network.topology=ibt (testbench/vc_ibt.cpp): network.bypass, checked with
 // network.k and network.n by IbtTopology's rules; the key, for `icnsim list`.
 void read_vc_ibt(Config& cfg, VcNetworkSpec& s, bool collective);

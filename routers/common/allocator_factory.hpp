@@ -15,7 +15,8 @@
 namespace icn {
 
 struct AllocatorOptions {
-  unsigned iterations = 1;  // rounds, for the allocators that iterate
+  unsigned iterations = 1;              // rounds, for the allocators that iterate
+  std::string arbiter = "round_robin";  // its arbiters' kind (arbiter_factory.hpp)
 };
 
 struct AllocatorKind {
@@ -29,11 +30,11 @@ inline const std::vector<AllocatorKind>& allocator_kinds() {
       {"islip", "separable input-first, pointers move on first-round grants only (McKeown's iSLIP), "
                 "router.alloc_iterations rounds",
        [](unsigned in, unsigned out, const AllocatorOptions& o) -> std::unique_ptr<Allocator> {
-         return std::make_unique<SeparableAllocator>(in, out, SeparableAllocator::Options{true, o.iterations});
+         return std::make_unique<SeparableAllocator>(in, out, SeparableAllocator::Options{true, o.iterations, o.arbiter});
        }},
-      {"round_robin", "separable input-first, every arbiter's pointer moves past its pick, one round",
-       [](unsigned in, unsigned out, const AllocatorOptions&) -> std::unique_ptr<Allocator> {
-         return std::make_unique<SeparableAllocator>(in, out, SeparableAllocator::Options{false, 1});
+      {"round_robin", "separable input-first, every arbiter's priority moves past its pick, one round",
+       [](unsigned in, unsigned out, const AllocatorOptions& o) -> std::unique_ptr<Allocator> {
+         return std::make_unique<SeparableAllocator>(in, out, SeparableAllocator::Options{false, 1, o.arbiter});
        }},
   };
   return kinds;

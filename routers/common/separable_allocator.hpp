@@ -2,9 +2,12 @@
 // SwitchAllocator): matches requesters ("inputs") to resources ("outputs"),
 // at most one output per input and one input per output.
 //
-//   1. every input with requests picks one output with its round-robin arbiter;
+//   1. every input with requests picks one output with its arbiter;
 //   2. every output picks one of the inputs that picked it, with its own
-//      round-robin arbiter.
+//      arbiter.
+//
+// The arbiters are of one kind, made by name (routers/common/arbiter_factory.hpp:
+// round-robin, the default, or matrix).
 //
 // Plain round-robin moves both arbiters' pointers past every grant. The iSLIP
 // option (McKeown) runs `iterations` rounds over the still unmatched inputs
@@ -18,11 +21,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <variant>
 #include <vector>
 
 #include "models/activity.hpp"
 #include "routers/common/allocator.hpp"
 #include "routers/common/arbiter.hpp"
+#include "routers/common/arbiter_factory.hpp"
 
 namespace icn {
 
@@ -31,6 +37,7 @@ class SeparableAllocator final : public Allocator {
   struct Options {
     bool islip = true;
     unsigned iterations = 1;
+    std::string arbiter = "round_robin";  // a kind of arbiter_factory.hpp
   };
 
   SeparableAllocator() = default;
@@ -39,8 +46,10 @@ class SeparableAllocator final : public Allocator {
   void resize(unsigned inputs, unsigned outputs, Options options) {
     options_ = options;
     if (options_.iterations < 1) options_.iterations = 1;
-    input_arb_.assign(inputs, RoundRobinArbiter(outputs));
-    output_arb_.assign(outputs, RoundRobinArbiter(inputs));
+    input_arb_ = make_arbiters(options_.arbiter, inputs, outputs);
+    output_arb_ = make_arbiters(options_.arbiter, outputs, inputs);
+    inputs_ = inputs;
+    outputs_ = outputs;
     in_words_ = mask_words(inputs);
     out_words_ = mask_words(outputs);
     picked_by_.assign(static_cast<std::size_t>(outputs) * in_words_, 0);
@@ -49,8 +58,8 @@ class SeparableAllocator final : public Allocator {
     pick_.assign(inputs, -1);
   }
 
-  unsigned inputs() const override { return static_cast<unsigned>(input_arb_.size()); }
-  unsigned outputs() const override { return static_cast<unsigned>(output_arb_.size()); }
+  unsigned inputs() const override { return inputs_; }
+  unsigned outputs() const override { return outputs_; }
   // Words of one input's request mask.
   unsigned request_words() const override { return out_words_; }
 
@@ -58,6 +67,25 @@ class SeparableAllocator final : public Allocator {
   // input). grant[i] receives the output granted to input i, or -1. Returns
   // the number of grants.
   unsigned allocate(const std::uint64_t* requests, int* grant) override {
+    // Both banks are of the kind the options named.
+    return std::visit(
+        [&](auto& input_arb) {
+          return allocate_with(input_arb, std::get<std::decay_t<decltype(input_arb)>>(output_arb_), requests, grant);
+        },
+        input_arb_);
+  }
+
+  // Decisions of the input and output stages' arbiters, and their requests
+  // (every round counts: an iSLIP round is one more decision). Each input
+  // stage decision is one request to the output stage, so the output stage's
+  // requests are the input stage's decisions.
+  const ArbiterActivity& input_activity() const override { return input_activity_; }
+  ArbiterActivity output_activity() const override { return {output_decisions_, input_activity_.decisions}; }
+
+ private:
+  template <class Arbiter>
+  unsigned allocate_with(std::vector<Arbiter>& in_arb, std::vector<Arbiter>& out_arb,
+                         const std::uint64_t* requests, int* grant) {
     const unsigned n_in = inputs();
     const unsigned n_out = outputs();
     for (unsigned i = 0; i < n_in; ++i) grant[i] = -1;
@@ -83,7 +111,7 @@ class SeparableAllocator final : public Allocator {
         unsigned n = 0;
         for (unsigned w = 0; w < out_words_; ++w) n += static_cast<unsigned>(__builtin_popcountll(masked_[w]));
         input_activity_.record(n);
-        pick_[i] = out_words_ == 1 ? input_arb_[i].arbitrate(masked_[0]) : input_arb_[i].arbitrate_words(masked_.data());
+        pick_[i] = out_words_ == 1 ? in_arb[i].arbitrate(masked_[0]) : in_arb[i].arbitrate_words(masked_.data());
         picked_by_[static_cast<std::size_t>(pick_[i]) * in_words_ + i / 64] |= std::uint64_t{1} << (i % 64);
         any = true;
       }
@@ -94,38 +122,31 @@ class SeparableAllocator final : public Allocator {
         for (unsigned w = 0; w < in_words_ && !some; ++w) some = by[w] != 0;
         if (!some) continue;
         ++output_decisions_;
-        const int i = in_words_ == 1 ? output_arb_[o].arbitrate(by[0]) : output_arb_[o].arbitrate_words(by);
+        const int i = in_words_ == 1 ? out_arb[o].arbitrate(by[0]) : out_arb[o].arbitrate_words(by);
         if (in_words_ == 1) by[0] = 0;  // without a call to memset
         else for (unsigned w = 0; w < in_words_; ++w) by[w] = 0;
         grant[i] = static_cast<int>(o);
         free_outputs_[o / 64] &= ~(std::uint64_t{1} << (o % 64));
         ++grants;
         if (round == 0) {
-          output_arb_[o].update(i);
-          input_arb_[i].update(static_cast<int>(o));
+          out_arb[o].update(i);
+          in_arb[i].update(static_cast<int>(o));
         }
       }
       if (!options_.islip) {  // plain round-robin: a losing input's pointer moves too
         for (unsigned i = 0; i < n_in; ++i)
-          if (pick_[i] >= 0 && grant[i] != pick_[i]) input_arb_[i].update(pick_[i]);
+          if (pick_[i] >= 0 && grant[i] != pick_[i]) in_arb[i].update(pick_[i]);
       }
     }
     return grants;
   }
 
-  // Decisions of the input and output stages' arbiters, and their requests
-  // (every round counts: an iSLIP round is one more decision). Each input
-  // stage decision is one request to the output stage, so the output stage's
-  // requests are the input stage's decisions.
-  const ArbiterActivity& input_activity() const override { return input_activity_; }
-  ArbiterActivity output_activity() const override { return {output_decisions_, input_activity_.decisions}; }
-
- private:
   Options options_;
   ArbiterActivity input_activity_;
   std::uint64_t output_decisions_ = 0;
-  std::vector<RoundRobinArbiter> input_arb_;
-  std::vector<RoundRobinArbiter> output_arb_;
+  ArbiterBank input_arb_;
+  ArbiterBank output_arb_;
+  unsigned inputs_ = 0, outputs_ = 0;
   unsigned in_words_ = 1, out_words_ = 1;
   std::vector<std::uint64_t> picked_by_;     // per output: the inputs that picked it
   std::vector<std::uint64_t> free_outputs_;  // outputs not yet granted this allocation

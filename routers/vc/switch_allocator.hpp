@@ -1,13 +1,18 @@
 // The switch allocator of one virtual-channel router (docs/vc_router.md):
-// separable input-first at port level, iSLIP's pointer rule, one iteration.
+// separable input-first at port level, iSLIP's pointer rule, one iteration,
+// with arbiters of one kind made by name (router.sw_arbiter:
+// routers/common/arbiter_factory.hpp).
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <variant>
 #include <vector>
 
 #include "models/activity.hpp"
 #include "models/types.hpp"
 #include "routers/common/arbiter.hpp"
+#include "routers/common/arbiter_factory.hpp"
 #include "routers/vc/input_unit.hpp"
 #include "routers/vc/output_unit.hpp"
 
@@ -19,9 +24,9 @@ namespace icn::vc {
 // Pointers move only on final grants (iSLIP's rule; one iteration).
 class SwitchAllocator {
  public:
-  void resize(unsigned ports, unsigned vcs) {
-    vc_arb_.assign(ports, RoundRobinArbiter(vcs));
-    port_arb_.assign(ports, RoundRobinArbiter(ports));
+  void resize(unsigned ports, unsigned vcs, const std::string& arbiter = "round_robin") {
+    vc_arb_ = make_arbiters(arbiter, ports, vcs);
+    port_arb_ = make_arbiters(arbiter, ports, ports);
     picked_.assign(ports, -1);
     words_ = mask_words(ports);
     wanted_by_.assign(static_cast<std::size_t>(ports) * words_, 0);
@@ -64,10 +69,24 @@ class SwitchAllocator {
   // grant[p] receives the winning VC of input p, or -1.
   template <class OutOf>
   void run(const std::uint64_t* ready, OutOf out_of, int* grant) {
-    const unsigned n = static_cast<unsigned>(vc_arb_.size());
+    // Both banks are of the kind resize() named.
+    std::visit([&](auto& vc_arb) { run_with(vc_arb, std::get<std::decay_t<decltype(vc_arb)>>(port_arb_), ready, out_of, grant); },
+               vc_arb_);
+  }
+
+  // Decisions of the input ports' and the output ports' arbiters, and their
+  // requests: each input port's decision is one request to an output port.
+  const ArbiterActivity& input_activity() const { return input_activity_; }
+  ArbiterActivity output_activity() const { return {output_decisions_, input_activity_.decisions}; }
+
+ private:
+  template <class Arbiter, class OutOf>
+  void run_with(std::vector<Arbiter>& vc_arb, std::vector<Arbiter>& port_arb, const std::uint64_t* ready, OutOf out_of,
+                int* grant) {
+    const unsigned n = static_cast<unsigned>(vc_arb.size());
     for (unsigned p = 0; p < n; ++p) {
       grant[p] = -1;
-      picked_[p] = ready[p] ? vc_arb_[p].arbitrate(ready[p]) : -1;
+      picked_[p] = ready[p] ? vc_arb[p].arbitrate(ready[p]) : -1;
       if (picked_[p] < 0) continue;
       input_activity_.record(static_cast<unsigned>(__builtin_popcountll(ready[p])));
       const unsigned o = out_of(p, picked_[p]);
@@ -81,27 +100,21 @@ class SwitchAllocator {
         const unsigned o = w * 64 + static_cast<unsigned>(__builtin_ctzll(m));
         std::uint64_t* by = &wanted_by_[static_cast<std::size_t>(o) * words_];
         ++output_decisions_;
-        const int p = words_ == 1 ? port_arb_[o].arbitrate(by[0]) : port_arb_[o].arbitrate_words(by);
+        const int p = words_ == 1 ? port_arb[o].arbitrate(by[0]) : port_arb[o].arbitrate_words(by);
         if (words_ == 1) by[0] = 0;  // the common case, without a call to memset
         else for (unsigned k = 0; k < words_; ++k) by[k] = 0;
-        port_arb_[o].update(p);
-        vc_arb_[p].update(picked_[p]);
+        port_arb[o].update(p);
+        vc_arb[p].update(picked_[p]);
         grant[p] = picked_[p];
       }
       wanted_[w] = 0;
     }
   }
 
-  // Decisions of the input ports' and the output ports' arbiters, and their
-  // requests: each input port's decision is one request to an output port.
-  const ArbiterActivity& input_activity() const { return input_activity_; }
-  ArbiterActivity output_activity() const { return {output_decisions_, input_activity_.decisions}; }
-
- private:
   ArbiterActivity input_activity_;
   std::uint64_t output_decisions_ = 0;
-  std::vector<RoundRobinArbiter> vc_arb_;
-  std::vector<RoundRobinArbiter> port_arb_;
+  ArbiterBank vc_arb_;    // per input port, over its VCs
+  ArbiterBank port_arb_;  // per output port, over the input ports
   std::vector<int> picked_;
   unsigned words_ = 1;
   std::vector<std::uint64_t> wanted_by_;  // per output: the input ports whose pick it is

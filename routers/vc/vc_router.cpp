@@ -15,8 +15,8 @@ VcRouter::VcRouter(sc_core::sc_module_name name, unsigned id, const VcTopology& 
   links_.assign(ports_, PortLinks{});
   inputs_.resize(ports_, params.vcs, params.buffer_depth);
   outputs_.resize(ports_, params.vcs, params.buffer_depth);
-  vc_alloc_.resize(ports_, params.vcs, params.vc_allocator, AllocatorOptions{params.alloc_iterations});
-  sw_alloc_.resize(ports_, params.vcs);
+  vc_alloc_.resize(ports_, params.vcs, params.vc_allocator, AllocatorOptions{params.alloc_iterations, params.vc_arbiter});
+  sw_alloc_.resize(ports_, params.vcs, params.sw_arbiter);
   crossbar_.resize(ports_, params.sw_alloc_delay - 1 + params.st_delay);
   grant_cycle_.assign(ports_, kNever);
   grant_input_.assign(ports_, 0);

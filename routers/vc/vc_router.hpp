@@ -39,6 +39,8 @@ struct RouterParams {
   unsigned st_delay = 1;
   std::string vc_allocator = "islip";  // a kind of routers/common/allocator_factory.hpp
   unsigned alloc_iterations = 1;
+  std::string vc_arbiter = "round_robin";  // kinds of routers/common/arbiter_factory.hpp
+  std::string sw_arbiter = "round_robin";
   std::uint64_t seed = 1;  // for the routing function's random choices
 };
 

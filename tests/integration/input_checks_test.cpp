@@ -107,6 +107,26 @@ TEST(InputChecks, UnsetRemovesAKeyTheScenarioGives) {
     expect_rejected("run " + te + " --unset " + bad, "a key is dotted words");
 }
 
+// The arbiters' keys take the factory's names; a matrix arbiter keeps a bit
+// per pair of requesters, so it is refused where an arbiter would see more
+// than 64 (a fat tree router's VC allocator).
+TEST(InputChecks, ArbiterKindsAndTheMatrixArbitersLimit) {
+  for (const char* key : {"router.vc_arbiter", "router.sw_arbiter"})
+    expect_rejected("run " + kMesh + " --set " + key + "=lottery",
+                    std::string(key) + " = lottery: expected one of round_robin|matrix");
+  expect_rejected("run " + kMesh + " --set router.vc_arbiter=matrix --set router.vcs=16",
+                  "router.vc_arbiter = matrix: matrix arbitrates among at most 64 requesters; the VC allocator of the "
+                  "largest router here has 80 (ports x vcs); allowed here: round_robin");
+  // A fat tree whose upper routers have 40 links down and 40 up on each side: 120 ports.
+  expect_rejected("run " + std::string(ICNSIM_SOURCE_DIR) + "/testbench/scenarios/fattree16_uniform.yaml "
+                  "--set router.sw_arbiter=matrix --set 'network.capacities=[1,40,40,40]'",
+                  "router.sw_arbiter = matrix: matrix arbitrates among at most 64 requesters; the switch allocator "
+                  "of the largest router here has 120 ports and 2 VCs");
+  const CommandResult r = run_icnsim("run " + kMesh + " --quiet --set router.sw_arbiter=matrix --set router.vcs=16 "
+                                     "--set measure.cycles=200 --json " + scratch_dir() + "/m.json");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 // A problem with a value from a scenario file names the file, line and column.
 TEST(InputChecks, ErrorsInAScenarioFileNameItsLine) {
   const std::string f = scratch_dir() + "/s.yaml";

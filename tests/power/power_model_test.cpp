@@ -82,6 +82,76 @@ TEST(PowerModel, ArbiterAreaIsItsGateCountAtOrionsCellAreas) {
   EXPECT_EQ(model("45nm").arbiter_area_um2(1), 0.0);  // one requester needs no arbiter
 }
 
+TEST(PowerModel, MatrixArbiterAreaIsItsGateCountAtOrionsCellAreas) {
+  // A matrix arbiter of R requesters (ORION's router area, MATRIX_ARBITER):
+  // 2 (R - 1) R NOR2, R inverters and a priority flip-flop per pair of
+  // requesters: for R = 4, 24 NOR2, 4 inverters, 6 flip-flops.
+  const double expected = (24 * 2.52 + 4 * 1.44 + 6 * 8.28) * 0.8233582;
+  EXPECT_NEAR(model("45nm").arbiter_area_um2(4, ArbiterCircuit::kMatrix), expected, 1e-9);
+  EXPECT_EQ(model("45nm").arbiter_area_um2(1, ArbiterCircuit::kMatrix), 0.0);
+  // Its flip-flops grow as R^2: at 16 requesters it is larger than a round-robin one.
+  EXPECT_GT(model("45nm").arbiter_area_um2(16, ArbiterCircuit::kMatrix), model("45nm").arbiter_area_um2(16));
+}
+
+TEST(PowerModel, MatrixArbiterDecisionIsOrionsEquationWorkedOutByHand) {
+  // orion/Allocator/MatrixArbiter.cc, average case, 4 requesters, one
+  // request, no request wire, 45 nm NVT (Vdd^2 = 1): the same device
+  // capacitances as the buffer test above, for any transistor width.
+  const double st = 0.8233582, leff = 0.0696;
+  auto gate = [&](double w) { return w * leff * 3.9664e-14 * st; };
+  auto drain_n = [&](double w) { return (3 * leff * w * 2.9535e-15 + (6 * leff + w) * 2.55e-16 + w * 1.27e-16) * st; };
+  auto drain_p = [&](double w, int stack) {
+    const double first = 3 * leff * w * 3.3306e-15 + (6 * leff + w) * 1.2994e-15 + w * 1.21e-16;
+    const double series = leff * w * 3.3306e-15 + 2 * leff * 1.2994e-15 + 2 * w * 1.21e-16;
+    return (first + (stack - 1) * series) * st;
+  };
+  const double nor_n = 1.20, nor_p = 2.62, inv_n = 1.46, inv_p = 3.93;
+  const double nor_gate = gate(nor_n + nor_p);
+  auto node = [&](int fanin, int fanout) { return fanin * drain_n(nor_n) + drain_p(nor_p, fanin) + fanout * nor_gate; };
+  // Request line: 3 NOR inputs of the other rows, an inverter, the "huge" NOR's input.
+  const double c_req = 3 * nor_gate + drain_n(inv_n) + drain_p(inv_p, 1) + gate(inv_n + inv_p) + nor_gate;
+  const double c_grant = 4 * drain_n(nor_n) + drain_p(nor_p, 4);                 // a 4-input NOR's output
+  const double c_int = 2 * drain_n(nor_n) + drain_p(nor_p, 2) + nor_gate;         // between two NOR blocks
+  // Priority flip-flops (Katz's six nodes) loaded by two NOR inputs each.
+  const double e_switch = (3 * node(2, 1) + 2 * node(2, 3) + node(3, 2) + 2 * nor_gate) / 2;
+  const double e_keep_0 = node(2, 3), e_keep_1 = node(3, 2), e_clock = 2 * nor_gate;
+  // 6 priority bits; a grant changes half of the winner's 3; the rest keep
+  // their value, half 0 and half 1; every bit is clocked; the internal nodes
+  // switch (requests + 1)(R - 1) / 2 times.
+  const double expected = c_req / 2 + c_grant + e_switch * 1.5 + (e_keep_0 + e_keep_1) * (6 - 1.5) / 2 + e_clock * 6 +
+                          c_int / 2 * 2 * 3 / 2;
+  const OrionModel m = model("45nm");
+  EXPECT_NEAR(m.arbiter_energy(4, 1, 0, ArbiterCircuit::kMatrix), expected, expected * 1e-9);
+  // Linear in the requests (energy_report prices a stage at its mean).
+  const double e1 = m.arbiter_energy(4, 1, 0, ArbiterCircuit::kMatrix), e2 = m.arbiter_energy(4, 2, 0, ArbiterCircuit::kMatrix),
+               e3 = m.arbiter_energy(4, 3, 0, ArbiterCircuit::kMatrix);
+  EXPECT_NEAR(e3 - e2, e2 - e1, 1e-9 * e1);
+  EXPECT_NEAR(e2 - e1, (c_req + c_int * 3 / 2) / 2, 1e-9 * e1);
+  EXPECT_EQ(m.arbiter_energy(1, 1, 0, ArbiterCircuit::kMatrix), 0.0);
+}
+
+// router.sw_arbiter and vc_arbiter reach the router's figures: only the
+// allocator whose arbiters change is priced differently.
+TEST(PowerModel, ARoutersArbiterCircuitsPriceOnlyTheirAllocator) {
+  const OrionModel m = model("45nm");
+  const RouterShape rr = shape(5, 2, 4, 64);
+  RouterShape sw = rr, vc = rr;
+  sw.sw_arbiter = ArbiterCircuit::kMatrix;
+  vc.vc_arbiter = ArbiterCircuit::kMatrix;
+  const RouterFigures a = m.router(rr), b = m.router(sw), c = m.router(vc);
+  EXPECT_NE(b.energy.sw_arb_input, a.energy.sw_arb_input);
+  EXPECT_NE(b.area_mm2.sw_allocator, a.area_mm2.sw_allocator);
+  EXPECT_NE(b.leakage_w.sw_allocator, a.leakage_w.sw_allocator);
+  EXPECT_EQ(b.area_mm2.vc_allocator, a.area_mm2.vc_allocator);
+  EXPECT_EQ(b.energy.vc_arb_output, a.energy.vc_arb_output);
+  EXPECT_NE(c.energy.vc_arb_output, a.energy.vc_arb_output);
+  EXPECT_NE(c.area_mm2.vc_allocator, a.area_mm2.vc_allocator);
+  EXPECT_EQ(c.area_mm2.sw_allocator, a.area_mm2.sw_allocator);
+  // The switch allocator's output arbiters (4 requesters here) as worked out above, with their request wire.
+  EXPECT_NEAR(b.area_mm2.sw_allocator, (m.arbiter_area_um2(2, ArbiterCircuit::kMatrix) * 5 +
+                                        m.arbiter_area_um2(4, ArbiterCircuit::kMatrix) * 5) * 1e-6, 1e-15);
+}
+
 TEST(PowerModel, LinkWireCapacitanceIsThatOfAnOnChipWire) {
   // Switched capacitance per bit per mm (wire and repeaters) = energy per
   // toggle / Vdd^2: within 0.1..1 fF/um around the textbook 0.2 fF/um of an

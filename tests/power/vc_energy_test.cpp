@@ -217,6 +217,35 @@ TEST(VcEnergy, KeysReachTheModel) {
   EXPECT_NEAR(c.at("result").at("area").at("links").at(0).at("length_mm").get<double>(), 2.0, 0);
 }
 
+// router.sw_arbiter and vc_arbiter: one packet along the route of
+// OnePacketAlongAKnownRoute, its switch allocator's arbiters priced as matrix
+// arbiters (power/orion.hpp) and its VC allocator's as round-robin ones, at
+// the decisions and requests counted there. The routers' area changes in
+// the switch allocator only. Every kind the keys offer is priced.
+TEST(VcEnergy, TheArbitersKeysChooseTheCircuitsPriced) {
+  const unsigned F = 5, h = 7;
+  const Json rr = one_packet(0, 15, F);
+  const Json mx = one_packet(0, 15, F, "--set router.sw_arbiter=matrix");
+  ASSERT_TRUE(mx.at("result").at("verified").get<bool>());
+  icn::power::OrionModel m(icn::power::technology("45nm"), 1.0);
+  icn::power::RouterShape shape;
+  const icn::power::OrionModel::ArbiterWidths w = m.arbiter_widths(shape);
+  // Each decision of either stage saw one request (the counters above).
+  const double sw = F * h * (m.arbiter_energy(w.sw_input, 1, 0, icn::power::ArbiterCircuit::kMatrix) +
+                             m.arbiter_energy(w.sw_output, 1, w.sw_output_wire_um, icn::power::ArbiterCircuit::kMatrix));
+  EXPECT_NEAR(pj(mx, "sw_allocator", "dynamic_pj"), sw * 1e12, 1e-6);
+  EXPECT_NE(pj(mx, "sw_allocator", "dynamic_pj"), pj(rr, "sw_allocator", "dynamic_pj"));
+  EXPECT_EQ(pj(mx, "vc_allocator", "dynamic_pj"), pj(rr, "vc_allocator", "dynamic_pj"));
+  auto per_router = [](const Json& r, const char* block) {
+    return r.at("result").at("area").at("router_types").at(0).at("per_router_mm2").at(block).get<double>();
+  };
+  EXPECT_GT(per_router(mx, "sw_allocator"), 0.0);
+  EXPECT_NE(per_router(mx, "sw_allocator"), per_router(rr, "sw_allocator"));
+  EXPECT_EQ(per_router(mx, "vc_allocator"), per_router(rr, "vc_allocator"));
+  const Json both = one_packet(0, 15, F, "--set router.sw_arbiter=matrix --set router.vc_arbiter=matrix");
+  EXPECT_NE(per_router(both, "vc_allocator"), per_router(rr, "vc_allocator"));
+}
+
 // Bad values: one line, exit 2.
 TEST(VcEnergy, BadKeysAreRefused) {
   const std::string run = "run /dev/null --set network.type=vc --set network.k=4 ";

@@ -185,6 +185,21 @@ TEST(ReplicatorWaveform, HpamRunWritesOneRtlVcdPerReplicatorBesideTheVcd) {
   EXPECT_EQ(files_in(other), (std::vector<std::string>{"h.repl_l1_r1_1.rtl.vcd"}));
 }
 
+// The RTL twin of the VC router has one pipeline, one allocator and
+// round-robin arbiters: a key that would change them is refused with one
+// line naming the value it must keep.
+TEST(VcRouterRtlKeys, TheRouterDecidesItsPipelineAllocatorAndArbiters) {
+  const std::string mesh = "run " + std::string(ICNSIM_SOURCE_DIR) +
+                           "/testbench/scenarios/mesh8x8_uniform.yaml --set network.k=4 --set router.model=rtl ";
+  for (const auto& [set, keep] : {std::pair{"router.vc_arbiter=matrix", "round_robin"},
+                                  std::pair{"router.sw_arbiter=matrix", "round_robin"},
+                                  std::pair{"router.vc_allocator=round_robin", "islip"},
+                                  std::pair{"router.sw_alloc_delay=2", "1"}}) {
+    SCOPED_TRACE(set);
+    expect_rejected(mesh + "--set " + set, std::string("with router.model=rtl the RTL router decides this; leave it at ") + keep);
+  }
+}
+
 TEST(ReplicatorWaveform, AFailedWriteIsReportedNotAborted) {
   hpam::RtlReplicator rtl(4, hpam::ReplicatorMode::kBuffered, 4);
   rtl.trace("/dev/full");

@@ -10,8 +10,10 @@
 
 #include "routers/common/allocator_factory.hpp"
 #include "routers/common/arbiter.hpp"
+#include "routers/common/arbiter_factory.hpp"
 #include "routers/common/separable_allocator.hpp"
 #include "routers/common/vc_buffer.hpp"
+#include "routers/vc/switch_allocator.hpp"
 
 namespace icn {
 
@@ -179,6 +181,80 @@ TEST(AllocatorFactory, EachKindIsTheAllocatorItsNameSays) {
     FAIL() << "an unknown kind was made";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("'wavefront' (allowed: islip, round_robin)"), std::string::npos) << e.what();
+  }
+}
+
+// Requests on which a round-robin and a matrix arbiter of three requesters
+// part: all three, then requester 2 alone, then all three again. Round-robin:
+// 0 wins (pointer at 0), 2 wins (the pointer wraps past 2 to 0), 0 wins again.
+// Matrix (least recently served first, lower index first at the start): 0,
+// then 2, then 1, which has waited longest.
+const std::vector<std::uint64_t> kArbiterRounds{0b111, 0b100, 0b111};
+const std::vector<int> kRoundRobinWinners{0, 2, 0};
+const std::vector<int> kMatrixWinners{0, 2, 1};
+
+TEST(ArbiterFactory, EachKindIsTheArbiterItsNameSays) {
+  EXPECT_EQ(arbiter_names(), (std::vector<std::string>{"round_robin", "matrix"}));
+  for (const auto& [kind, winners] : {std::pair{"round_robin", kRoundRobinWinners}, std::pair{"matrix", kMatrixWinners}}) {
+    SCOPED_TRACE(kind);
+    ArbiterBank bank = make_arbiters(kind, 2, 3);
+    EXPECT_EQ(bank_size(bank), 2u);
+    std::visit(
+        [&, w = winners](auto& arbiters) {
+          for (std::size_t r = 0; r < kArbiterRounds.size(); ++r) {
+            const int got = arbiters[1].arbitrate(kArbiterRounds[r]);
+            EXPECT_EQ(got, w[r]) << "round " << r;
+            arbiters[1].update(got);
+          }
+          EXPECT_EQ(arbiters[0].arbitrate(0b111), 0);  // the bank's arbiters are independent
+        },
+        bank);
+  }
+  try {
+    make_arbiters("lottery", 1, 4);
+    FAIL() << "an unknown kind was made";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'lottery' (allowed: round_robin, matrix)"), std::string::npos) << e.what();
+  }
+}
+
+// router.vc_arbiter: the VC allocator's output stage picks among the inputs
+// that want one output with the arbiters named (three inputs, one output).
+TEST(ArbiterFactory, TheVcAllocatorUsesTheArbitersItIsGiven) {
+  for (const char* allocator : {"islip", "round_robin"})
+    for (const auto& [kind, winners] : {std::pair{"round_robin", kRoundRobinWinners}, std::pair{"matrix", kMatrixWinners}}) {
+      SCOPED_TRACE(std::string(allocator) + " with " + kind);
+      auto alloc = make_allocator(allocator, 3, 1, AllocatorOptions{1, kind});
+      std::vector<int> g(3);
+      for (std::size_t r = 0; r < kArbiterRounds.size(); ++r) {
+        std::vector<std::uint64_t> req(3);
+        for (unsigned i = 0; i < 3; ++i) req[i] = (kArbiterRounds[r] >> i) & 1;
+        ASSERT_EQ(alloc->allocate(req.data(), g.data()), 1u);
+        for (int i = 0; i < 3; ++i) EXPECT_EQ(g[i], i == winners[r] ? 0 : -1) << "round " << r << ", input " << i;
+      }
+    }
+}
+
+// router.sw_arbiter: the switch allocator's output arbiters pick among the
+// input ports (three ports of one VC, all for output 0), and each input
+// port's arbiter among its VCs (one port of three VCs, all for output 0).
+TEST(ArbiterFactory, TheSwitchAllocatorUsesTheArbitersItIsGiven) {
+  for (const auto& [kind, winners] : {std::pair{"round_robin", kRoundRobinWinners}, std::pair{"matrix", kMatrixWinners}}) {
+    SCOPED_TRACE(kind);
+    vc::SwitchAllocator ports;
+    ports.resize(3, 1, kind);
+    vc::SwitchAllocator vcs;
+    vcs.resize(3, 3, kind);
+    for (std::size_t r = 0; r < kArbiterRounds.size(); ++r) {
+      std::uint64_t ready[3];
+      int grant[3];
+      for (unsigned p = 0; p < 3; ++p) ready[p] = (kArbiterRounds[r] >> p) & 1;
+      ports.run(ready, [](unsigned, int) { return 0u; }, grant);
+      for (int p = 0; p < 3; ++p) EXPECT_EQ(grant[p], p == winners[r] ? 0 : -1) << "round " << r << ", port " << p;
+      const std::uint64_t one_port[3] = {kArbiterRounds[r], 0, 0};
+      vcs.run(one_port, [](unsigned, int) { return 0u; }, grant);
+      EXPECT_EQ(grant[0], winners[r]) << "round " << r;
+    }
   }
 }
 
