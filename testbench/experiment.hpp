@@ -98,10 +98,13 @@ class ExperimentSetup {
   virtual bool follows_packets() const { return false; }
   // Why this run cannot evaluate its network on several threads
   // (run.threads > 1), or "" if it can: its blocks then keep every effect on
-  // shared state for Clocked::commit (models/engine.hpp). Every family says
-  // (a new one returns a reason until its blocks follow those rules:
-  // docs/architecture.md, "Several threads").
-  virtual std::string single_thread_reason() const = 0;
+  // shared state for Clocked::commit (models/engine.hpp). Every shipped
+  // family says; a setup that does not (a user's own family: this header is
+  // stable, docs/library.md) stays on one thread until its blocks follow
+  // those rules (docs/architecture.md, "Several threads").
+  virtual std::string single_thread_reason() const { return kSingleThreadFamily; }
+  static constexpr const char* kSingleThreadFamily =
+      "this network.type runs on one thread (its blocks are not known to commit their shared effects)";
 };
 
 // Where traffic was held when a run stopped (stall or cycle limit), for the

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "testbench/experiment.hpp"
 #include "tests/support/sim_helpers.hpp"
 
 namespace icn {
@@ -205,6 +206,13 @@ TEST(ThreadCount, BadValuesAndUnsupportedRunsAreRefusedWithOneLine) {
   for (const char* bad : {"0", "-1", "65", "two", "1.5", "[2]"})
     test::expect_rejected(mesh + " --set run.threads=" + bad, "run.threads");
   test::expect_rejected(mesh + " --set run.threads=2 --set run.scheduler=per_block_methods", "run.scheduler=engine");
+  // Every shipped family takes several threads; a setup that does not say
+  // (a user's own family, docs/library.md) is refused by default.
+  struct OwnFamily : ExperimentSetup {
+    std::unique_ptr<Experiment> elaborate(const std::string&, const RunContext&) override { return nullptr; }
+  };
+  EXPECT_EQ(OwnFamily().single_thread_reason(), ExperimentSetup::kSingleThreadFamily);
+  EXPECT_NE(std::string(ExperimentSetup::kSingleThreadFamily).find("runs on one thread"), std::string::npos);
   test::expect_rejected(mesh + " --set run.threads=2 --vcd " + test::scratch_dir() + "/w.vcd", "one thread");
 }
 
