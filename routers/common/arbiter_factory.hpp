@@ -63,6 +63,14 @@ inline ArbiterBank make_arbiters(const std::string& kind, unsigned count, unsign
   throw std::invalid_argument("arbiter: unknown kind '" + kind + "' (allowed: " + allowed + ")");
 }
 
+// Calls fn(a's arbiters, b's arbiters) for two banks made with one kind (an
+// allocator's two stages): one visit, then direct calls.
+template <class Fn>
+decltype(auto) visit_banks(ArbiterBank& a, ArbiterBank& b, Fn&& fn) {
+  return std::visit([&](auto& first) -> decltype(auto) { return fn(first, std::get<std::decay_t<decltype(first)>>(b)); },
+                    a);
+}
+
 // The arbiters of a bank, for the allocators' size queries.
 inline std::size_t bank_size(const ArbiterBank& bank) {
   return std::visit([](const auto& arbiters) { return arbiters.size(); }, bank);

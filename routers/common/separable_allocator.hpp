@@ -22,7 +22,6 @@
 
 #include <cstdint>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "models/activity.hpp"
@@ -67,12 +66,8 @@ class SeparableAllocator final : public Allocator {
   // input). grant[i] receives the output granted to input i, or -1. Returns
   // the number of grants.
   unsigned allocate(const std::uint64_t* requests, int* grant) override {
-    // Both banks are of the kind the options named.
-    return std::visit(
-        [&](auto& input_arb) {
-          return allocate_with(input_arb, std::get<std::decay_t<decltype(input_arb)>>(output_arb_), requests, grant);
-        },
-        input_arb_);
+    return visit_banks(input_arb_, output_arb_,
+                       [&](auto& in_arb, auto& out_arb) { return allocate_with(in_arb, out_arb, requests, grant); });
   }
 
   // Decisions of the input and output stages' arbiters, and their requests

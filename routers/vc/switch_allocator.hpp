@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "models/activity.hpp"
@@ -69,9 +68,7 @@ class SwitchAllocator {
   // grant[p] receives the winning VC of input p, or -1.
   template <class OutOf>
   void run(const std::uint64_t* ready, OutOf out_of, int* grant) {
-    // Both banks are of the kind resize() named.
-    std::visit([&](auto& vc_arb) { run_with(vc_arb, std::get<std::decay_t<decltype(vc_arb)>>(port_arb_), ready, out_of, grant); },
-               vc_arb_);
+    visit_banks(vc_arb_, port_arb_, [&](auto& vc_arb, auto& port_arb) { run_with(vc_arb, port_arb, ready, out_of, grant); });
   }
 
   // Decisions of the input ports' and the output ports' arbiters, and their

@@ -14,7 +14,6 @@ VcSinglePortFabric::VcSinglePortFabric(sc_core::sc_module_name name, const VcTop
       network_("net", topo, params, engine, pool_, ledger_) {
   const unsigned N = topo.nodes();
   ports_.assign(N, nullptr);
-  for (unsigned n = 0; n < N; ++n) router_of_.push_back(topo.node_port(n).router);
   for (unsigned n = 0; n < N; ++n) {
     sockets_.push_back(std::make_unique<tlm_utils::simple_initiator_socket<VcSinglePortFabric>>(
         ("to_nic" + std::to_string(n)).c_str()));
@@ -54,7 +53,7 @@ void VcSinglePortFabric::attach(NodeId x, SinglePortNic& nic) {
   if (x >= ports_.size()) throw std::invalid_argument("vc fabric: processor " + std::to_string(x) + " has no node");
   nic.ejection().set_strict(true);
   nic.ejection().connect_receiver(nic);
-  nic.set_locality(router_of_[x]);  // on its router's worker thread (run.threads)
+  nic.set_locality(network_.topology().node_port(x).router);  // on its router's worker thread (run.threads)
   ports_[x] = &nic;
 }
 

@@ -120,7 +120,6 @@ class VcSinglePortFabric : public sc_core::sc_module, public SinglePortFabric, p
   TrafficLedger ledger_;
   VcNetwork network_;
   std::vector<SinglePortNic*> ports_;
-  std::vector<std::uint32_t> router_of_;  // per node: the router its NIC attaches to
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<VcSinglePortFabric>>> sockets_;
   tlm::tlm_generic_payload trans_;
   IcnExtension ext_;
