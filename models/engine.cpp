@@ -301,6 +301,25 @@ void CycleEngine::evaluate(Clocked& block, Cycle t, std::uint64_t& evaluations) 
   if (next != kNever) wake(block, next);
 }
 
+// Evaluates a cycle's woken blocks in the order given. In an address-order
+// sweep the blocks lie ascending in memory but far apart in a big network
+// (a broadcast wavefront wakes one router in ten), too far for the
+// hardware's prefetchers: each evaluation started with a cache miss on the
+// block, then one per line of its state, one after another. Looking ahead
+// overlaps them.
+void CycleEngine::sweep(const std::vector<Clocked*>& blocks, Cycle t, std::uint64_t& evaluations) {
+  const std::size_t n = blocks.size();
+  if (!options_.address_order || !options_.look_ahead) {
+    for (Clocked* block : blocks) evaluate(*block, t, evaluations);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + 2 * kLookahead < n) __builtin_prefetch(blocks[i + 2 * kLookahead]);
+    if (i + kLookahead < n) blocks[i + kLookahead]->prefetch();
+    evaluate(*blocks[i], t, evaluations);
+  }
+}
+
 // Phase p of cycle t on the simulation thread: the blocks woken in the ring
 // and, with several threads, those the workers woke (processor phase only).
 void CycleEngine::run_phase_here(int p, Cycle t) {
@@ -319,7 +338,7 @@ void CycleEngine::run_phase_here(int p, Cycle t) {
     }
   }
   if (options_.address_order) std::sort(scratch_.begin(), scratch_.end(), std::less<Clocked*>());
-  for (Clocked* block : scratch_) evaluate(*block, t, evaluations_);
+  sweep(scratch_, t, evaluations_);
 }
 
 // One worker's share of cycle t's network phase: the blocks it owns that
@@ -336,7 +355,7 @@ void CycleEngine::evaluate_share(unsigned worker, Cycle t) {
       retire(in, me.spares);
     }
     std::sort(me.scratch.begin(), me.scratch.end(), std::less<Clocked*>());
-    for (Clocked* block : me.scratch) evaluate(*block, t, me.evaluations);
+    sweep(me.scratch, t, me.evaluations);
     return;
   }
   for (unsigned from = 0; from <= threads_; ++from) {

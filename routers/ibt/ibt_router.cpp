@@ -1,5 +1,6 @@
 #include "routers/ibt/ibt_router.hpp"
 
+#include <cstdint>
 #include <new>
 #include <stdexcept>
 #include <type_traits>
@@ -234,6 +235,18 @@ Cycle IbtRouter::tick(Cycle now) {
   if (moved) engine()->note_progress();
   mine.copies -= store_.release_unneeded(pending);
   return owing ? now + 1 : kNever;
+}
+
+void IbtRouter::prefetch() const {
+  // Every line of the router and of its arena (which follows it in a
+  // RouterArray); the engine has already asked for the first.
+  auto load = [](const void* from, std::size_t bytes) {
+    const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(from);
+    for (std::uintptr_t line = begin & ~std::uintptr_t{63}; line < begin + bytes; line += 64)
+      __builtin_prefetch(reinterpret_cast<const void*>(line));
+  };
+  load(this, sizeof(IbtRouter));
+  load(in_, arena_bytes(shared_));
 }
 
 void IbtRouter::report_held(std::vector<HeldTraffic>& out) const {

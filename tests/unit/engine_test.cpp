@@ -219,6 +219,79 @@ TEST(CycleEngine, AddressOrderEvaluatesBlocksInMemoryOrder) {
   EXPECT_TRUE(std::is_sorted(log.begin(), log.end(), std::less<const Clocked*>()));
 }
 
+namespace {
+
+// Logs its prefetch hints and its evaluations, in the order they come.
+class LookAheadProbe : public Clocked {
+ public:
+  struct Event {
+    char what;  // 'p' prefetch, 't' tick
+    const Clocked* block;
+    bool operator==(const Event& o) const { return what == o.what && block == o.block; }
+  };
+  explicit LookAheadProbe(std::vector<Event>& log) : Clocked(Phase::kNetwork), log_(log) {}
+  Cycle tick(Cycle) override {
+    log_.push_back({'t', this});
+    return kNever;
+  }
+  void prefetch() const override { log_.push_back({'p', this}); }
+  std::string block_name() const override { return "probe"; }
+
+ private:
+  std::vector<Event>& log_;
+};
+
+std::vector<LookAheadProbe::Event> look_ahead_log(bool address_order, bool look_ahead,
+                                                  std::vector<const Clocked*>& sorted) {
+  CycleEngine::Options options;
+  options.address_order = address_order;
+  options.look_ahead = look_ahead;
+  CycleEngine engine("engine", options);
+  std::vector<LookAheadProbe::Event> log;
+  std::vector<std::unique_ptr<LookAheadProbe>> probes;
+  for (int i = 0; i < 12; ++i) probes.push_back(std::make_unique<LookAheadProbe>(log));
+  for (auto& p : probes) engine.add(*p);
+  for (int i = 11; i >= 0; --i) engine.wake(*probes[i], 2);
+  for (auto& p : probes) sorted.push_back(p.get());
+  std::sort(sorted.begin(), sorted.end(), std::less<const Clocked*>());
+  sc_core::sc_start();
+  return log;
+}
+
+}  // namespace
+
+// Options::look_ahead: in an address-order sweep, the block kLookahead
+// places on is told before each evaluation, so it can start loading its
+// state; the last kLookahead blocks have no one behind them to be told by.
+TEST(CycleEngine, LookAheadTellsEachBlockKLookaheadEvaluationsEarly) {
+  std::vector<const Clocked*> sorted;
+  const auto log = look_ahead_log(true, true, sorted);
+  const std::size_t n = sorted.size(), ahead = CycleEngine::kLookahead;
+  ASSERT_LT(ahead, n);
+  std::vector<LookAheadProbe::Event> expected;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + ahead < n) expected.push_back({'p', sorted[i + ahead]});
+    expected.push_back({'t', sorted[i]});
+  }
+  EXPECT_EQ(log, expected);
+}
+
+// Without look_ahead, or without address order, no block is told anything
+// (one simulation per process: two tests).
+TEST(CycleEngine, NoPrefetchHintsInAnAddressOrderSweepThatDoesNotLookAhead) {
+  std::vector<const Clocked*> sorted;
+  const auto log = look_ahead_log(true, false, sorted);
+  EXPECT_EQ(log.size(), sorted.size());
+  for (const auto& e : log) EXPECT_EQ(e.what, 't');
+}
+
+TEST(CycleEngine, NoPrefetchHintsInAWakeOrderSweep) {
+  std::vector<const Clocked*> sorted;
+  const auto log = look_ahead_log(false, true, sorted);
+  EXPECT_EQ(log.size(), sorted.size());
+  for (const auto& e : log) EXPECT_EQ(e.what, 't');
+}
+
 }  // namespace icn
 
 namespace icn {
