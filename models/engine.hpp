@@ -286,6 +286,7 @@ class CycleEngine : public sc_core::sc_module {
   std::priority_queue<Deferred, std::vector<Deferred>, std::greater<>> far_;
   std::uint64_t far_order_ = 0;
   std::vector<Clocked*> scratch_;
+  std::vector<Clocked*> sort_spare_;  // an address-order sort's second buffer
   std::vector<Clocked*> serial_commits_;  // commits asked for on one thread
   std::vector<std::vector<Clocked*>> spares_;  // idle ring buffers (retire)
   std::vector<std::function<void(Cycle)>> cycle_hooks_;

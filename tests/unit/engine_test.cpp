@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -217,6 +218,32 @@ TEST(CycleEngine, AddressOrderEvaluatesBlocksInMemoryOrder) {
   sc_core::sc_start();
   ASSERT_EQ(log.size(), 16u);
   EXPECT_TRUE(std::is_sorted(log.begin(), log.end(), std::less<const Clocked*>()));
+}
+
+// The same with thousands of blocks spread over 64 MB (a large network's
+// router array), woken out of order: every block is evaluated once, in
+// ascending address order.
+TEST(CycleEngine, AddressOrderSortsThousandsOfBlocksSpreadOverMegabytes) {
+  CycleEngine::Options options;
+  options.address_order = true;
+  CycleEngine engine("engine", options);
+  std::vector<const Clocked*> log;
+  constexpr std::size_t kStride = 128, kSlots = std::size_t{1} << 19;  // 64 MB
+  static_assert(sizeof(OrderProbe) <= kStride);
+  std::unique_ptr<std::byte[]> space(new std::byte[kStride * kSlots]);  // untouched but where a probe lies
+  std::vector<OrderProbe*> probes;
+  for (std::size_t i = 0; i < 3000; ++i) {
+    // i -> i * odd (mod 2^19) is one-to-one: distinct slots, scattered.
+    const std::size_t slot = (i * 2654435761u) % kSlots;
+    probes.push_back(new (space.get() + slot * kStride) OrderProbe(log));
+    engine.add(*probes.back());
+  }
+  for (std::size_t i = 0; i < probes.size(); ++i) engine.wake(*probes[(i * 7) % probes.size()], 4);
+  sc_core::sc_start();
+  std::vector<const Clocked*> expected(probes.begin(), probes.end());
+  std::sort(expected.begin(), expected.end(), std::less<const Clocked*>());
+  EXPECT_EQ(log, expected);
+  for (OrderProbe* p : probes) p->~OrderProbe();
 }
 
 namespace {
