@@ -79,6 +79,7 @@ class GroupReceipts : public DeliverySink {
   std::uint64_t key_;
   unsigned words_;
   std::vector<bool> member_;         // per node: in the group
+  std::vector<std::uint64_t> content_;  // per packet: its payload as the source wrote it
   std::vector<std::uint64_t> seen_;  // per node, k bits
   std::uint64_t expected_ = 0;
   std::uint64_t received_ = 0;

@@ -4,8 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
 
 #include "testbench/ibt_broadcast.hpp"
+#include "models/packet.hpp"
+#include "testbench/receipt_checker.hpp"
 
 namespace icn {
 
@@ -42,6 +47,80 @@ TEST(IbtSplits, StopPastTheLimit) {
   EXPECT_EQ(splits_within(4096, 8, 4096, 256).size(), 257u);
   EXPECT_EQ(splits_within(10, 3, 2, 3).size(), 4u);
   EXPECT_EQ(splits_within(10, 3, 2, 1000), brute_force(10, 3, 2));
+}
+
+}  // namespace icn
+
+namespace icn {
+
+namespace {
+
+// A broadcast of 3 packets from node 5 of a 4x4 torus to every node, and the
+// deliveries its receivers' check is fed: each payload is what the source's
+// processor writes (message_content, the same hash ProcessingElement uses).
+struct GroupReceiptsCase {
+  static constexpr std::uint64_t kKey = 77;
+  static constexpr NodeId kSource = 5;
+  IbtTopology topo{4, 2, {}};
+  IbtBroadcastPlan plan;
+  std::vector<std::array<unsigned char, 8>> payloads;
+  GroupReceiptsCase() {
+    plan.collective = IbtCollective::kGlobal;
+    plan.source = kSource;
+    plan.packets = 3;
+    plan.dims = {0, 1};
+    plan.split = {3};
+    payloads.resize(plan.packets);
+    for (unsigned p = 0; p < plan.packets; ++p)
+      store_le64(payloads[p].data(), message_content(kKey, kSource, kBroadcastDestination, p));
+  }
+  // Packet `seq` to `node`, carrying packet `content`'s payload.
+  Delivery delivery(NodeId node, unsigned seq, unsigned content) const {
+    Delivery d;
+    d.src = kSource;
+    d.dst = node;
+    d.seq = seq;
+    d.broadcast = true;
+    d.payload = payloads[content].data();
+    d.payload_len = 8;
+    d.arrived = 10;
+    return d;
+  }
+};
+
+}  // namespace
+
+TEST(GroupReceipts, EveryPacketOnceToEveryOtherNodeIsVerified) {
+  GroupReceiptsCase c;
+  GroupReceipts receipts(c.topo, c.plan, c.kKey);
+  for (NodeId x = 0; x < 16; ++x)
+    for (unsigned p = 0; p < 3; ++p)
+      if (x != c.kSource) receipts.deliver(c.delivery(x, p, p));
+  EXPECT_EQ(receipts.expected(), 15u * 3u);
+  EXPECT_EQ(receipts.received(), 15u * 3u);
+  EXPECT_EQ(receipts.problem(), "");
+}
+
+// Packet 1 arriving with packet 2's payload (a router that mixed up two
+// copies' contents) is corrupted, even though packet 2's payload is one the
+// source did write.
+TEST(GroupReceipts, APacketCarryingAnotherPacketsPayloadIsCorrupted) {
+  GroupReceiptsCase c;
+  GroupReceipts receipts(c.topo, c.plan, c.kKey);
+  for (NodeId x = 0; x < 16; ++x)
+    for (unsigned p = 0; p < 3; ++p)
+      if (x != c.kSource) receipts.deliver(c.delivery(x, p, x == 9 && p == 1 ? 2 : p));
+  EXPECT_NE(receipts.problem().find("corrupted packet 1"), std::string::npos) << receipts.problem();
+}
+
+TEST(GroupReceipts, ASecondCopyOfAPacketIsADuplicate) {
+  GroupReceiptsCase c;
+  GroupReceipts receipts(c.topo, c.plan, c.kKey);
+  for (NodeId x = 0; x < 16; ++x)
+    for (unsigned p = 0; p < 3; ++p)
+      if (x != c.kSource) receipts.deliver(c.delivery(x, p, p));
+  receipts.deliver(c.delivery(3, 0, 0));
+  EXPECT_NE(receipts.problem().find("duplicate packet 0"), std::string::npos) << receipts.problem();
 }
 
 }  // namespace icn
