@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/prefetch.hpp"
 #include "models/types.hpp"
 #include "routers/vc/flit.hpp"
 
@@ -53,6 +54,10 @@ class Crossbar {
     Cycle due = kNever;
     Flit flit;
   };
+ public:
+  void prefetch() const { prefetch_elements(ring_); }  // Clocked::prefetch
+
+ private:
   unsigned delay_ = 1;
   unsigned slots_ = 2;
   unsigned ports_ = 0;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "models/prefetch.hpp"
 #include "models/types.hpp"
 #include "routers/vc/flit.hpp"
 #include "routers/vc/vc_topology.hpp"
@@ -169,6 +170,13 @@ class InputUnits {
     VcState& s = state_[ivc];
     s.stage = Stage::kIdle;
     if (s.size != 0) heads_pending_ = true;
+  }
+
+  // Clocked::prefetch: what a busy cycle reads (the state and the buffered
+  // flits; the stage times only when a head moves on).
+  void prefetch() const {
+    prefetch_elements(state_);
+    prefetch_elements(slots_);
   }
 
  private:

@@ -55,6 +55,12 @@ class OutputUnits {
     ++c;
   }
 
+  void prefetch() const {  // Clocked::prefetch
+    prefetch_elements(owner_);
+    prefetch_elements(credits_);
+    prefetch_elements(free_);
+  }
+
  private:
   unsigned vcs_ = 1;
   std::vector<std::uint16_t> owner_;   // input VC (port * V + vc) or kFree
@@ -63,4 +69,5 @@ class OutputUnits {
   std::vector<std::uint64_t> free_;    // per port: bit v = output VC v has no owner
 };
 
-}  // namespace icn::vc
+}  // namespace icn::vc#include "models/prefetch.hpp"
+

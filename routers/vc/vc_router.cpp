@@ -37,6 +37,20 @@ void VcRouter::connect(unsigned port, FlitLink* in, FlitLink* out, CreditLink* c
   }
 }
 
+void VcRouter::prefetch() const {
+  // Its own fields, not the sc_module before them.
+  const char* own = reinterpret_cast<const char*>(&id_);
+  prefetch_lines(own, static_cast<std::size_t>(reinterpret_cast<const char*>(this + 1) - own));
+  prefetch_elements(links_);
+  for (const PortLinks& l : links_) {
+    if (l.in != nullptr) __builtin_prefetch(l.in);
+    if (l.credit_in != nullptr) __builtin_prefetch(l.credit_in);
+  }
+  inputs_.prefetch();
+  outputs_.prefetch();
+  crossbar_.prefetch();
+}
+
 Cycle VcRouter::tick(Cycle now) {
   // The clock runs (stats.activity clocked_cycles) in a cycle the router holds
   // a flit or receives a flit or a credit, whichever scheduler evaluates it.

@@ -64,6 +64,9 @@ class VcRouter : public sc_core::sc_module, public Clocked {
                unsigned downstream_depth);
 
   Cycle tick(Cycle now) override;
+  // Loads what a busy cycle reads: the router's own fields, its input links
+  // and its blocks' arrays (each its own heap block).
+  void prefetch() const override;
   std::string block_name() const override { return name(); }
   void report_held(std::vector<HeldTraffic>& out) const override;
 
