@@ -39,6 +39,10 @@ class BroadcastPortArbiter {
   }
   bool connected() const { return out_ != nullptr; }
   IbtLink* link() const { return out_; }
+  // A hint: start loading the neighbour's holdings register (candidates reads it).
+  void prefetch_neighbour() const {
+    if (neighbour_ != nullptr) __builtin_prefetch(neighbour_);
+  }
 
   static void make_eligible(PortSets sets, unsigned p) { set(sets.eligible, p); }
 
