@@ -151,26 +151,10 @@ OpenLoopWindow read_window(Config& cfg, bool may_block) {
   return w;
 }
 
-// From 64x64 on the model (73 MB at 64x64) no longer fits in the caches and
-// a cycle's busy routers are scattered over it: the engine sweeps them in
-// address order (routers are allocated in node order) and loads each a few
-// routers ahead (VcRouter::prefetch). Measured at uniform 0.01: 1.2x at
-// 64x64, 1.35x at 128x128 (docs/performance.md); below that, no gain, so
-// the sweep stays in wake order. Results are the same either way.
-constexpr std::uint64_t kSweepInAddressOrderFrom = 4096;
-
-CycleEngine::Options sweep_for(CycleEngine::Options o, std::uint64_t nodes) {
-  if (nodes >= kSweepInAddressOrderFrom) {
-    o.address_order = true;
-    o.look_ahead = true;
-  }
-  return o;
-}
-
 class VcExperiment : public OpenLoopExperiment, public vc::ArrivalSink {
  public:
   VcExperiment(sc_core::sc_module_name name, const VcSyntheticSetup& setup, const RunContext& ctx)
-      : OpenLoopExperiment(name, sweep_for(ctx.engine, setup.network.nodes), setup.window, setup.network.nodes),
+      : OpenLoopExperiment(name, vc::sweep_for(ctx.engine, setup.network.nodes), setup.window, setup.network.nodes),
         setup_(setup),
         topo_(setup.network.make_topology()),
         network_("net", *topo_, setup.network.seeded(ctx.seed), engine_, pool_, ledger_) {

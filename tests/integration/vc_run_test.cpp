@@ -473,7 +473,7 @@ TEST(VcRun, SameSeedSameResultsAndBothSchedulersAgree) {
 }
 
 // From 4096 routers the engine sweeps the VC routers in address order and
-// loads each a few routers ahead (vc_synthetic_experiment.cpp): the results
+// loads each a few routers ahead (vc::sweep_for): the results
 // are those of one SC_METHOD per block, which evaluates in SystemC's order.
 TEST(VcRun, A64x64MeshSweptInAddressOrderAgreesWithPerBlockMethods) {
   const std::string dir = test::scratch_dir();
