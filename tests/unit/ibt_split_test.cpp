@@ -86,6 +86,14 @@ struct GroupReceiptsCase {
     d.arrived = 10;
     return d;
   }
+  // Every packet to every node but the source, once; packet `wrong_seq` to
+  // node `wrong_node` carries packet `wrong_content`'s payload.
+  void deliver_all(GroupReceipts& receipts, NodeId wrong_node = kNoNode, unsigned wrong_seq = 0,
+                   unsigned wrong_content = 0) const {
+    for (NodeId x = 0; x < topo.nodes(); ++x)
+      for (unsigned p = 0; p < plan.packets; ++p)
+        if (x != kSource) receipts.deliver(delivery(x, p, x == wrong_node && p == wrong_seq ? wrong_content : p));
+  }
 };
 
 }  // namespace
@@ -93,9 +101,7 @@ struct GroupReceiptsCase {
 TEST(GroupReceipts, EveryPacketOnceToEveryOtherNodeIsVerified) {
   GroupReceiptsCase c;
   GroupReceipts receipts(c.topo, c.plan, c.kKey);
-  for (NodeId x = 0; x < 16; ++x)
-    for (unsigned p = 0; p < 3; ++p)
-      if (x != c.kSource) receipts.deliver(c.delivery(x, p, p));
+  c.deliver_all(receipts);
   EXPECT_EQ(receipts.expected(), 15u * 3u);
   EXPECT_EQ(receipts.received(), 15u * 3u);
   EXPECT_EQ(receipts.problem(), "");
@@ -107,18 +113,14 @@ TEST(GroupReceipts, EveryPacketOnceToEveryOtherNodeIsVerified) {
 TEST(GroupReceipts, APacketCarryingAnotherPacketsPayloadIsCorrupted) {
   GroupReceiptsCase c;
   GroupReceipts receipts(c.topo, c.plan, c.kKey);
-  for (NodeId x = 0; x < 16; ++x)
-    for (unsigned p = 0; p < 3; ++p)
-      if (x != c.kSource) receipts.deliver(c.delivery(x, p, x == 9 && p == 1 ? 2 : p));
+  c.deliver_all(receipts, 9, 1, 2);
   EXPECT_NE(receipts.problem().find("corrupted packet 1"), std::string::npos) << receipts.problem();
 }
 
 TEST(GroupReceipts, ASecondCopyOfAPacketIsADuplicate) {
   GroupReceiptsCase c;
   GroupReceipts receipts(c.topo, c.plan, c.kKey);
-  for (NodeId x = 0; x < 16; ++x)
-    for (unsigned p = 0; p < 3; ++p)
-      if (x != c.kSource) receipts.deliver(c.delivery(x, p, p));
+  c.deliver_all(receipts);
   receipts.deliver(c.delivery(3, 0, 0));
   EXPECT_NE(receipts.problem().find("duplicate packet 0"), std::string::npos) << receipts.problem();
 }
