@@ -39,15 +39,21 @@ class BroadcastPortArbiter {
   }
   bool connected() const { return out_ != nullptr; }
   IbtLink* link() const { return out_; }
-  // A hint: start loading the neighbour's holdings register (candidates reads it).
-  void prefetch_neighbour() const {
-    if (neighbour_ != nullptr) __builtin_prefetch(neighbour_);
+  // A hint: if the port has eligible packets it has not sent, candidates()
+  // will read the neighbour's holdings register; start loading it.
+  void prefetch_neighbour(PortSets sets, unsigned words) const {
+    if (any_unsent(sets, words) && neighbour_ != nullptr) __builtin_prefetch(neighbour_);
   }
 
   static void make_eligible(PortSets sets, unsigned p) { set(sets.eligible, p); }
 
   // Candidates for cycle t into `out` (W words); false if there are none. The
   // neighbour's status is read only when something is eligible and unsent.
+  static bool any_unsent(PortSets sets, unsigned words) {
+    Word unsent = 0;
+    for (unsigned i = 0; i < words; ++i) unsent |= sets.eligible[i] & ~sets.sent[i];
+    return unsent != 0;
+  }
   bool candidates(PortSets sets, Cycle t, unsigned words, Word* out) const {
     Word unsent = 0;
     for (unsigned i = 0; i < words; ++i) unsent |= out[i] = sets.eligible[i] & ~sets.sent[i];

@@ -1,9 +1,10 @@
 #include "routers/ibt/ibt_router.hpp"
 
-#include <cstdint>
 #include <new>
 #include <stdexcept>
 #include <type_traits>
+
+#include "models/prefetch.hpp"
 
 namespace icn::ibt {
 
@@ -200,12 +201,7 @@ Cycle IbtRouter::tick(Cycle now) {
   // A port with packets it has not sent reads its neighbour's holdings
   // below: start those loads together (an iBT's bypass neighbours lie far
   // away in memory; 10% of the iBT run). Every port would cost the torus.
-  for (unsigned q = 0; q < ports_count_; ++q) {
-    const PortSets s = sets(q);
-    Word unsent = 0;
-    for (unsigned i = 0; i < w; ++i) unsent |= s.eligible[i] & ~s.sent[i];
-    if (unsent != 0) ports_[q].out.prefetch_neighbour();
-  }
+  for (unsigned q = 0; q < ports_count_; ++q) ports_[q].out.prefetch_neighbour(sets(q), w);
   Word candidates[kMaxBroadcastPackets / 64];
   Word pending[kMaxBroadcastPackets / 64];
   std::fill(pending, pending + w, Word{0});
@@ -249,13 +245,8 @@ Cycle IbtRouter::tick(Cycle now) {
 void IbtRouter::prefetch() const {
   // Every line of the router and of its arena (which follows it in a
   // RouterArray); the engine has already asked for the first.
-  auto load = [](const void* from, std::size_t bytes) {
-    const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(from);
-    for (std::uintptr_t line = begin & ~std::uintptr_t{63}; line < begin + bytes; line += 64)
-      __builtin_prefetch(reinterpret_cast<const void*>(line));
-  };
-  load(this, sizeof(IbtRouter));
-  load(in_, arena_bytes(shared_));
+  prefetch_lines(this, sizeof(IbtRouter));
+  prefetch_lines(in_, arena_bytes(shared_));
 }
 
 void IbtRouter::report_held(std::vector<HeldTraffic>& out) const {

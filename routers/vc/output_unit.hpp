@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "models/prefetch.hpp"
+
 namespace icn::vc {
 
 inline constexpr std::uint16_t kFree = 0xffff;
@@ -69,5 +71,4 @@ class OutputUnits {
   std::vector<std::uint64_t> free_;    // per port: bit v = output VC v has no owner
 };
 
-}  // namespace icn::vc#include "models/prefetch.hpp"
-
+}  // namespace icn::vc
