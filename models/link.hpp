@@ -40,12 +40,19 @@
 
 namespace icn {
 
-// Which input ports of a block carry an item in a cycle, by cycle parity. The
-// receiver clears its word after reading (latency-1 links only: with longer
-// latency a send for t + L would land in the word being read in t).
-struct ArrivalMask {
-  std::uint32_t ports[2] = {0, 0};
+// Which input ports of a block carry an item in a cycle: one word per cycle
+// modulo Rows (a power of two). The receiver clears the word of cycle t after
+// reading it; a link of latency L < Rows sends into the word of t + L, never
+// the one being read, so any latency below Rows may mark the mask.
+template <unsigned Rows>
+struct ArrivalRows {
+  static_assert(Rows >= 2 && (Rows & (Rows - 1)) == 0, "arrival rows: a power of two >= 2");
+  static constexpr unsigned kRows = Rows;
+  std::uint32_t ports[Rows] = {};
+  std::uint32_t& of(Cycle t) { return ports[t & (Rows - 1)]; }
 };
+// Latency-1 links only, by cycle parity (the iBT's one-cycle wires).
+using ArrivalMask = ArrivalRows<2>;
 
 // Shape tags.
 struct AnyWidthAndLatency {};
@@ -160,11 +167,17 @@ class Link {
 
   // The block woken for the cycle an item arrives.
   void connect_receiver(Clocked& receiver) { receiver_ = &receiver; }
-  // ... and which also marks `port` in the receiver's arrival mask.
-  void connect_receiver(Clocked& receiver, ArrivalMask& arrivals, unsigned port) {
-    if (rows_.latency != 1) throw std::invalid_argument("link: arrival masks need latency 1");
+  // ... and which also marks `port` in the receiver's arrival mask (a
+  // latency below the mask's rows).
+  template <unsigned Rows>
+  void connect_receiver(Clocked& receiver, ArrivalRows<Rows>& arrivals, unsigned port) {
+    if (rows_.latency >= Rows)
+      throw std::invalid_argument("link: an arrival mask of " + std::to_string(Rows) + " rows needs latency below " +
+                                  std::to_string(Rows));
+    if (port >= 32) throw std::invalid_argument("link: an arrival mask marks ports 0..31");
     receiver_ = &receiver;
-    arrivals_ = &arrivals;
+    arrivals_ = arrivals.ports;
+    arrival_rows_ = static_cast<std::uint8_t>(Rows - 1);
     port_bit_ = 1u << port;
   }
 
@@ -187,8 +200,9 @@ class Link {
     ++transfers_;
     if (arrivals_ != nullptr) {
       // Several senders may mark one receiver's word from different worker threads.
-      if (receiver_->engine()->threads() > 1) __atomic_fetch_or(&arrivals_->ports[arrive & 1u], port_bit_, __ATOMIC_RELAXED);
-      else arrivals_->ports[arrive & 1u] |= port_bit_;
+      std::uint32_t& word = arrivals_[arrive & arrival_rows_];
+      if (receiver_->engine()->threads() > 1) __atomic_fetch_or(&word, port_bit_, __ATOMIC_RELAXED);
+      else word |= port_bit_;
     }
     if (first && receiver_ != nullptr) receiver_->engine()->wake(*receiver_, arrive);
   }
@@ -233,8 +247,9 @@ class Link {
  private:
   Rows rows_;
   Clocked* receiver_ = nullptr;
-  ArrivalMask* arrivals_ = nullptr;
+  std::uint32_t* arrivals_ = nullptr;  // the receiver's ArrivalRows words
   std::uint32_t port_bit_ = 0;
+  std::uint8_t arrival_rows_ = 0;       // its rows - 1
   bool failed_ = false;
   std::uint64_t transfers_ = 0;
 };

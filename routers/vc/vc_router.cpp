@@ -28,11 +28,11 @@ void VcRouter::connect(unsigned port, FlitLink* in, FlitLink* out, CreditLink* c
   links_[port] = PortLinks{in, out, credit_in, credit_out};
   outputs_.reset_credits(port, downstream_depth);
   if (in) {
-    if (in->latency() == 1 && use_mask_) in->connect_receiver(*this, arrivals_, port);
+    if (in->latency() < Arrivals::kRows && use_mask_) in->connect_receiver(*this, arrivals_, port);
     else in->connect_receiver(*this), use_mask_ = false;
   }
   if (credit_in) {
-    if (credit_in->latency() == 1 && use_mask_) credit_in->connect_receiver(*this, arrivals_, 8 + port);
+    if (credit_in->latency() < Arrivals::kRows && use_mask_) credit_in->connect_receiver(*this, arrivals_, 8 + port);
     else credit_in->connect_receiver(*this), use_mask_ = false;
   }
 }
@@ -58,7 +58,7 @@ Cycle VcRouter::tick(Cycle now) {
   // Credits first: a credit that arrives now can be used by this cycle's
   // switch allocation.
   if (use_mask_) {
-    std::uint32_t& word = arrivals_.ports[now & 1u];
+    std::uint32_t& word = arrivals_.of(now);
     clocked = clocked || word != 0;
     for (std::uint32_t w = word >> 8; w != 0; w &= w - 1) {
       const unsigned p = static_cast<unsigned>(__builtin_ctz(w));

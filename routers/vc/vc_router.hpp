@@ -141,9 +141,12 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   PacketPool& pool_;
   unsigned ports_;
   Rng rng_;
-  // Latency-1 links mark their port here when they carry something (flits in
-  // bits 0..7, credits in bits 8..15), so idle ports are not read.
-  ArrivalMask arrivals_;
+  // Links of latency 1 to 3 mark their port here when they carry something
+  // (flits in bits 0..7, credits in bits 8..15), so idle ports are not read.
+  // preset=booksim's credit links take 2 cycles (credit_delay 1), a
+  // BookSim torus's 3. One longer link turns the mask off: every port is read.
+  using Arrivals = ArrivalRows<4>;
+  Arrivals arrivals_;
   bool use_mask_ = true;
   unsigned buffered_ = 0;       // flits in the input buffers
   RouterActivity activity_;     // clocked cycles, buffer writes and reads, crossbar traversals

@@ -95,6 +95,38 @@ TEST(Link, ArrivalMaskMarksThePortByArrivalParity) {
   EXPECT_THROW(longer.connect_receiver(receiver, mask, 1), std::invalid_argument);
 }
 
+// A mask of four rows takes links of latency 1 to 3: each marks the word of
+// its arrival cycle modulo 4, never the word of the cycle it sends in (the
+// one the receiver reads and clears).
+TEST(Link, ArrivalRowsMarkThePortByArrivalCycleForLatenciesBelowTheRows) {
+  struct Idle : Clocked {
+    Idle() : Clocked(Phase::kNetwork) {}
+    Cycle tick(Cycle) override { return kNever; }
+    std::string block_name() const override { return "idle"; }
+  };
+  CycleEngine engine("engine", {});
+  Idle receiver;
+  engine.add(receiver);
+  ArrivalRows<4> mask;
+  Link<int> one(1, 1), two(1, 2), three(1, 3);
+  one.connect_receiver(receiver, mask, 1);
+  two.connect_receiver(receiver, mask, 9);
+  three.connect_receiver(receiver, mask, 31);
+  one.send(5, 1);    // arrives in 6: row 2
+  two.send(5, 2);    // arrives in 7: row 3
+  three.send(5, 3);  // arrives in 8: row 0
+  three.send(6, 4);  // arrives in 9: row 1
+  EXPECT_EQ(mask.ports[0], 1u << 31);
+  EXPECT_EQ(mask.ports[1], 1u << 31);
+  EXPECT_EQ(mask.ports[2], 1u << 1);
+  EXPECT_EQ(mask.ports[3], 1u << 9);
+  EXPECT_EQ(&mask.of(10), &mask.ports[2]);
+  Link<int> four(1, 4);
+  EXPECT_THROW(four.connect_receiver(receiver, mask, 2), std::invalid_argument);
+  Link<int> wide_port(1, 1);
+  EXPECT_THROW(wide_port.connect_receiver(receiver, mask, 32), std::invalid_argument);
+}
+
 TEST(Link, PeekingDoesNotCountAsTheReceiversRead) {
   Link<int> link(1, 1);
   link.set_strict(true);
