@@ -11,6 +11,7 @@ OpenLoopSource::OpenLoopSource(sc_core::sc_module_name name, NodeId node, const 
     : sc_module(name), Clocked(Phase::kProcessor), socket("socket"), node_(node), pattern_(pattern),
       sizes_(sizes), process_(process), rng_(seed, 0x5eed0000ull + node), trace_(std::move(trace)),
       created_(std::move(created)) {
+  socket.bind(*this);
   trans_.set_extension(&ext_);
   if (process_.kind == InjectionProcess::Kind::kOnOff)
     on_rate_ = process_.packet_rate * (process_.alpha + process_.beta) / process_.alpha;

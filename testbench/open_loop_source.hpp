@@ -5,7 +5,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <functional>
 #include <string>
@@ -37,9 +36,11 @@ struct IntendedPacket {
   Cycle created = 0;
 };
 
-class OpenLoopSource : public sc_core::sc_module, public Clocked {
+// A plain initiator socket bound to the source itself (the NIC never calls
+// back): one per node, so it stays small.
+class OpenLoopSource : public sc_core::sc_module, public Clocked, public tlm::tlm_bw_transport_if<> {
  public:
-  tlm_utils::simple_initiator_socket<OpenLoopSource> socket;
+  tlm::tlm_initiator_socket<> socket;
 
   // `created` is told of every packet made.
   OpenLoopSource(sc_core::sc_module_name name, NodeId node, const DestinationPattern& pattern,
@@ -54,6 +55,11 @@ class OpenLoopSource : public sc_core::sc_module, public Clocked {
   std::string block_name() const override { return name(); }
 
  private:
+  // tlm_bw_transport_if: writes complete in b_transport, so nothing comes back.
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) override {
+    return tlm::TLM_COMPLETED;
+  }
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
   void send(NodeId dst, unsigned flits, Cycle now);
   Cycle next_bernoulli(Cycle after);
   Cycle advance(Cycle now);  // makes this cycle's packets; returns the next cycle with work

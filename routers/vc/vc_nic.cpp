@@ -9,7 +9,7 @@ namespace icn::vc {
 VcNic::VcNic(sc_core::sc_module_name name, Params params, PacketPool& pool, TrafficLedger& ledger)
     : sc_module(name), Clocked(Phase::kNetwork), socket("socket"), params_(params), pool_(pool), ledger_(ledger),
       credits_(params.vcs, params.buffer_depth) {
-  socket.register_b_transport(this, &VcNic::b_transport);
+  socket.bind(*this);
   last_vc_ = params.vcs - 1;
 }
 
@@ -53,6 +53,17 @@ void VcNic::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
   queue_.sample();
   engine()->wake(*this, now + 1);  // written into the queue this cycle, readable the next
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+tlm::tlm_sync_enum VcNic::nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                          sc_core::sc_time& delay) {
+  if (phase != tlm::BEGIN_REQ) {
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+  b_transport(trans, delay);
+  phase = tlm::END_RESP;
+  return tlm::TLM_COMPLETED;
 }
 
 Cycle VcNic::tick(Cycle now) {

@@ -13,7 +13,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <string>
 #include <vector>
@@ -40,7 +39,10 @@ class ArrivalSink {
   virtual void arrived_stages(const Packet&, const PacketStages&, Cycle /*tail_cycle*/) {}
 };
 
-class VcNic : public sc_core::sc_module, public Clocked {
+// The socket is a plain tlm_target_socket bound to the NIC itself, not a
+// simple_target_socket: that one's adaptors cost 900 bytes and two named
+// events per NIC, a third of a node on a 128x128 mesh (docs/performance.md).
+class VcNic : public sc_core::sc_module, public Clocked, public tlm::tlm_fw_transport_if<> {
  public:
   struct Params {
     NodeId node = 0;
@@ -50,7 +52,7 @@ class VcNic : public sc_core::sc_module, public Clocked {
     unsigned max_packet_flits = 1u << 16;
   };
 
-  tlm_utils::simple_target_socket<VcNic> socket;
+  tlm::tlm_target_socket<> socket;
 
   VcNic(sc_core::sc_module_name name, Params params, PacketPool& pool, TrafficLedger& ledger);
 
@@ -83,7 +85,17 @@ class VcNic : public sc_core::sc_module, public Clocked {
   const FlitLink* inject_link() const { return inject_; }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  // tlm_fw_transport_if. A write is accepted at once: nb_transport_fw
+  // completes it in the call (TLM_COMPLETED at BEGIN_REQ, as the base
+  // protocol allows). No direct memory access; debug transport moves nothing.
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) override {
+    dmi.allow_none();
+    return false;
+  }
+  unsigned transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
   // A packet's tail reached this NIC: the ledger, the sink, the pool.
   void deliver(PacketId packet, unsigned flits, Cycle now);
 
