@@ -32,9 +32,13 @@ namespace {
 // output link every cycle.
 class Ring : public sc_core::sc_module, public Clocked, public ArrivalSink {
  public:
+  // How the initiator hands the write over: b_transport, nb_transport_fw
+  // at BEGIN_REQ, or nb_transport_fw in a phase a write cannot start with.
+  enum class Call { kBlocking, kNonBlocking, kWrongPhase };
   struct Send {
     NodeId src, dst;
     unsigned flits;
+    Call call = Call::kBlocking;
   };
   // Called for every flit on router r's output port p in cycle `now`.
   using Watch = std::function<void(unsigned r, unsigned p, const Flit& f, const Packet& packet)>;
@@ -70,9 +74,20 @@ class Ring : public sc_core::sc_module, public Clocked, public ArrivalSink {
       trans.set_extension(&ext);
       prepare_message_write(trans, ext, s.dst, &byte, 1, 0, false, s.flits);
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-      (*cpu_[s.src])->b_transport(trans, delay);
+      if (s.call == Call::kBlocking) {
+        (*cpu_[s.src])->b_transport(trans, delay);
+      } else {
+        tlm::tlm_phase phase = s.call == Call::kNonBlocking ? tlm::BEGIN_REQ : tlm::END_REQ;
+        EXPECT_EQ((*cpu_[s.src])->nb_transport_fw(trans, phase, delay), tlm::TLM_COMPLETED);
+        if (s.call == Call::kNonBlocking) EXPECT_EQ(phase, tlm::END_RESP);
+      }
       trans.clear_extension(&ext);
-      EXPECT_EQ(trans.get_response_status(), tlm::TLM_OK_RESPONSE);
+      if (s.call == Call::kWrongPhase) {
+        EXPECT_EQ(trans.get_response_status(), tlm::TLM_GENERIC_ERROR_RESPONSE);
+        ++refused;
+      } else {
+        EXPECT_EQ(trans.get_response_status(), tlm::TLM_OK_RESPONSE);
+      }
     }
     // The rows of cycle `now` were written in earlier cycles: read them all.
     for (unsigned r = 0; r < topo_.routers(); ++r)
@@ -101,6 +116,7 @@ class Ring : public sc_core::sc_module, public Clocked, public ArrivalSink {
 
   const MeshTorusTopology& topology() const { return topo_; }
   std::uint64_t arrived_flits = 0;
+  std::uint64_t refused = 0;  // writes the NIC answered with an error
   std::vector<std::vector<std::uint64_t>> injected_flits_per_vc_;
 
  private:
@@ -160,6 +176,19 @@ TEST(VcAllocation, TheNicRotatesItsInjectionVcRoundRobin) {
   line.run();
   ASSERT_EQ(line.injected_flits_per_vc_[0].size(), 4u);
   for (unsigned v = 0; v < 4; ++v) EXPECT_EQ(line.injected_flits_per_vc_[0][v], 10u) << "VC " << v;
+}
+
+TEST(VcAllocation, TheNicTakesANonBlockingWriteAtBeginReqAndRefusesOtherPhases) {
+  // The NIC's socket completes a write in nb_transport_fw (TLM_COMPLETED,
+  // END_RESP): the packet travels like a b_transport one. A write that does
+  // not start at BEGIN_REQ is refused and injects nothing.
+  Ring line("line", TopologyKind::kMesh, 3, 2, 4, false);
+  line.plan(1, {0, 2, 3, Ring::Call::kNonBlocking});
+  line.plan(2, {2, 0, 2, Ring::Call::kBlocking});
+  line.plan(3, {1, 0, 5, Ring::Call::kWrongPhase});
+  line.run();
+  EXPECT_EQ(line.arrived_flits, 5u);
+  EXPECT_EQ(line.refused, 1u);
 }
 
 TEST(VcAllocation, TheSwitchAllocatorSharesAnInputAmongItsReadyVcsRoundRobin) {
