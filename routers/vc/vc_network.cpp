@@ -100,7 +100,7 @@ void VcNetwork::add_routers(CycleEngine& engine) {
       engine.add(*bridges_[r]);
       continue;
     }
-    routers_.push_back(std::make_unique<VcRouter>(topo_.router_name(r).c_str(), r, topo_, params_.router, pool_));
+    routers_.push_back(std::make_unique<VcRouter>(name(), r, topo_, params_.router, pool_));
     routers_.back()->set_stage_log(&stages_);
     routers_.back()->set_locality(r);
     engine.add(*routers_.back());

@@ -4,9 +4,10 @@
 
 namespace icn::vc {
 
-VcRouter::VcRouter(sc_core::sc_module_name name, unsigned id, const VcTopology& topo, const RouterParams& params,
+VcRouter::VcRouter(const char* network, unsigned id, const VcTopology& topo, const RouterParams& params,
                    PacketPool& pool)
-    : sc_module(name), Clocked(Phase::kNetwork), id_(id), topo_(topo), params_(params), pool_(pool),
+    : Clocked(Phase::kNetwork), network_(network), id_(id), topo_(topo),
+      params_{params.vcs, params.routing_delay, params.vc_alloc_delay, params.sw_alloc_delay}, pool_(pool),
       ports_(topo.ports(id)), rng_(params.seed, id) {
   if (ports_ * params.vcs > kMaxRouterInputVcs)
     throw std::invalid_argument("vc router: ports x VCs must be <= " + std::to_string(kMaxRouterInputVcs));
@@ -23,6 +24,8 @@ VcRouter::VcRouter(sc_core::sc_module_name name, unsigned id, const VcTopology& 
   all_vcs_ = params.vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << params.vcs) - 1;
 }
 
+std::string VcRouter::name() const { return std::string(network_) + "." + topo_.router_name(id_); }
+
 void VcRouter::connect(unsigned port, FlitLink* in, FlitLink* out, CreditLink* credit_in, CreditLink* credit_out,
                        unsigned downstream_depth) {
   links_[port] = PortLinks{in, out, credit_in, credit_out};
@@ -38,8 +41,8 @@ void VcRouter::connect(unsigned port, FlitLink* in, FlitLink* out, CreditLink* c
 }
 
 void VcRouter::prefetch() const {
-  // Its own fields, not the sc_module before them.
-  const char* own = reinterpret_cast<const char*>(&id_);
+  // Its own fields, not the Clocked base before them (the engine's).
+  const char* own = reinterpret_cast<const char*>(&network_);
   prefetch_lines(own, static_cast<std::size_t>(reinterpret_cast<const char*>(this + 1) - own));
   prefetch_elements(links_);
   for (const PortLinks& l : links_) {
@@ -128,7 +131,7 @@ void VcRouter::traverse(unsigned p, unsigned v, Cycle now) {
     // a router twice: more hops than routers is a livelock - a routing
     // error - named at once instead of a run that never ends.
     if (++pool_[f.packet].hops > topo_.routers())
-      throw std::logic_error(std::string(name()) + ": packet " + std::to_string(pool_[f.packet].src) + " -> " +
+      throw std::logic_error(name() + ": packet " + std::to_string(pool_[f.packet].src) + " -> " +
                              std::to_string(pool_[f.packet].dst) + " has crossed " +
                              std::to_string(pool_[f.packet].hops) + " routers, more than the network has (livelock)");
     if (stages_) record_stages((*stages_)[f.packet], inputs_.times(ivc), now);
@@ -213,7 +216,7 @@ void VcRouter::report_held(std::vector<HeldTraffic>& out) const {
                   : "waits for the switch to " + topo_.port_name(id_, s.out_port);
       else
         why = "waits for a free VC on " + topo_.port_name(id_, s.out_port);
-      out.push_back({std::string(name()) + " input " + topo_.port_name(id_, p) + " vc" + std::to_string(v),
+      out.push_back({name() + " input " + topo_.port_name(id_, p) + " vc" + std::to_string(v),
                      inputs_.size(ivc),
                      "packet " + std::to_string(pkt.src) + " -> " + std::to_string(pkt.dst) + " " + why,
                      inputs_.times(ivc).waiting_since});

@@ -52,10 +52,13 @@ inline constexpr unsigned kMaxRouterInputVcs = 4096;
 using FlitLink = Link<Flit>;
 using CreditLink = Link<Credit>;
 
-class VcRouter : public sc_core::sc_module, public Clocked {
+// Not an sc_module: the engine evaluates it (Clocked), and a 128x128 mesh
+// would spend a tenth of its memory on 16,384 modules' names and bases. Its
+// name is the network's plus the topology's router name, made when asked.
+class VcRouter : public Clocked {
  public:
-  VcRouter(sc_core::sc_module_name name, unsigned id, const VcTopology& topo, const RouterParams& params,
-           PacketPool& pool);
+  // `network`: the name of the network that owns the router (it outlives it).
+  VcRouter(const char* network, unsigned id, const VcTopology& topo, const RouterParams& params, PacketPool& pool);
 
   // Port `port`: flits arrive on `in` and leave on `out`; credits for our
   // input buffers leave on `credit_out`, credits for the downstream buffers
@@ -67,6 +70,7 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   // Loads what a busy cycle reads: the router's own fields, its input links
   // and its blocks' arrays (each its own heap block).
   void prefetch() const override;
+  std::string name() const;
   std::string block_name() const override { return name(); }
   void report_held(std::vector<HeldTraffic>& out) const override;
 
@@ -135,9 +139,19 @@ class VcRouter : public sc_core::sc_module, public Clocked {
   void traverse(unsigned port, unsigned vc, Cycle now);
   void record_stages(PacketStages& st, const InputUnits::VcTimes& t, Cycle now) const;
 
+  // What the cycle reads of RouterParams (its allocator and arbiter kinds
+  // are built into the blocks at construction).
+  struct Pipeline {
+    unsigned vcs;
+    unsigned routing_delay;
+    unsigned vc_alloc_delay;
+    unsigned sw_alloc_delay;
+  };
+
+  const char* network_;
   unsigned id_;
   const VcTopology& topo_;
-  RouterParams params_;
+  Pipeline params_;
   PacketPool& pool_;
   unsigned ports_;
   Rng rng_;
