@@ -269,26 +269,68 @@ void CycleEngine::add_cycle_hook(std::function<void(Cycle)> hook) {
 }
 
 // A ring slot or lane keeps no buffer while it is idle: a consumed one hands
-// its buffer to a spare stack and the next empty one to be filled takes it.
+// its buffer to the spares and the next one to be filled takes one back.
 // Without this every slot used once keeps the capacity of its busiest cycle
 // (256 slots x the blocks woken in a cycle: 67 MB on a 128x128 mesh).
+//
+// The spares are kept largest first. A slot that only ever holds a few far
+// wake-ups (traffic sources) would otherwise keep whichever buffer came back
+// last, often the one that held every router of a busy cycle (56 MB of such
+// buffers on a 128x128 mesh). So an empty list takes only a small spare
+// (kSmallSpare entries at most), or none; a list that fills its buffer moves
+// to the smallest spare with more room before the vector would reallocate,
+// so a busy cycle's list climbs back to a big buffer in a step or two.
 void CycleEngine::push_to(std::vector<Clocked*>& list, Clocked* block, std::vector<std::vector<Clocked*>>& spares) {
-  if (list.capacity() == 0 && !spares.empty()) {
-    list.swap(spares.back());
-    spares.pop_back();
-  }
+  if (list.size() == list.capacity() && !spares.empty()) take_roomier_spare(list, spares);
   list.push_back(block);
 }
 
-void CycleEngine::retire(std::vector<Clocked*>& list, std::vector<std::vector<Clocked*>>& spares) {
-  list.clear();
-  if (list.capacity() == 0) return;
+void CycleEngine::take_roomier_spare(std::vector<Clocked*>& list, std::vector<std::vector<Clocked*>>& spares) {
+  // Largest first: the last spare whose capacity exceeds the list's.
+  auto it = std::partition_point(spares.begin(), spares.end(), [&](const std::vector<Clocked*>& v) {
+    return v.capacity() > list.capacity();
+  });
+  if (it == spares.begin()) return;  // none has more room: the vector grows itself
+  if (list.capacity() == 0 && std::prev(it)->capacity() > kSmallSpare) return;  // a fresh one, sized by its use
+  std::vector<Clocked*>& spare = *std::prev(it);
+  spare.assign(list.begin(), list.end());
+  list.swap(spare);
+  // `spare` now holds the old, smaller buffer: back among the spares in order.
+  std::vector<Clocked*> old;
+  old.swap(spare);
+  spares.erase(std::prev(it));
+  if (old.capacity() != 0) keep_spare(old, spares);
+}
+
+void CycleEngine::keep_spare(std::vector<Clocked*>& buffer, std::vector<std::vector<Clocked*>>& spares) {
+  buffer.clear();
+  const std::size_t at = static_cast<std::size_t>(
+      std::partition_point(spares.begin(), spares.end(),
+                           [&](const std::vector<Clocked*>& v) { return v.capacity() >= buffer.capacity(); }) -
+      spares.begin());
   if (spares.size() >= kMaxSpares) {
-    std::vector<Clocked*>().swap(list);  // enough kept: free it
-    return;
+    // Enough kept: drop the smallest (cheapest to make again) of them and this one.
+    if (at == spares.size()) {
+      std::vector<Clocked*>().swap(buffer);
+      return;
+    }
+    spares.pop_back();
   }
-  spares.emplace_back();
-  spares.back().swap(list);
+  spares.emplace(spares.begin() + static_cast<std::ptrdiff_t>(at))->swap(buffer);
+}
+
+std::size_t CycleEngine::wake_list_capacity() const {
+  std::size_t n = 0;
+  for (const auto& phase : ring_)
+    for (const auto& list : phase) n += list.capacity();
+  for (const auto& list : lanes_) n += list.capacity();
+  for (const auto& list : proc_lanes_) n += list.capacity();
+  return n;
+}
+
+void CycleEngine::retire(std::vector<Clocked*>& list, std::vector<std::vector<Clocked*>>& spares) {
+  if (list.capacity() == 0) return;
+  keep_spare(list, spares);
 }
 
 void CycleEngine::request_commit(Clocked& block) {
@@ -454,19 +496,20 @@ void CycleEngine::run_cycle_threaded(Cycle t) {
   }
   // Buffers drift from the workers that fill lanes to those that consume
   // them: pool the spares, and hand each worker back a few.
+  // Both stay largest first; each worker gets every threads_-th of the
+  // pooled spares, so each has large and small ones.
   for (unsigned w = 0; w < threads_; ++w) {
     auto& mine = workers_->per(w).spares;
-    for (auto& v : mine)
-      if (spares_.size() < kMaxSpares) spares_.push_back(std::move(v));
+    for (auto& v : mine) keep_spare(v, spares_);
     mine.clear();
   }
   for (unsigned w = 0; w < threads_; ++w) {
     auto& mine = workers_->per(w).spares;
-    while (mine.size() <= threads_ && !spares_.empty()) {
-      mine.push_back(std::move(spares_.back()));
-      spares_.pop_back();
-    }
+    for (std::size_t i = w; i < spares_.size() && mine.size() <= threads_; i += threads_)
+      mine.push_back(std::move(spares_[i]));
   }
+  spares_.erase(std::remove_if(spares_.begin(), spares_.end(), [](const std::vector<Clocked*>& v) { return v.capacity() == 0; }),
+                spares_.end());
   if (error) std::rethrow_exception(error);
   // Shared effects in registration order, whatever the thread count.
   std::sort(commits.begin(), commits.end(), [](const Clocked* a, const Clocked* b) { return a->index_ < b->index_; });

@@ -228,11 +228,15 @@ class CycleEngine : public sc_core::sc_module {
   const RunOutcome& outcome() const { return outcome_; }
   std::uint64_t evaluations() const { return evaluations_; }
   std::size_t blocks() const { return blocks_.size(); }
+  // Wake-up entries the ring's slots and lanes have room for (not counting
+  // idle spare buffers): what a test checks the spares policy against.
+  std::size_t wake_list_capacity() const;
   const Options& options() const { return options_; }
 
  private:
   static constexpr Cycle kRing = 256;  // near-future wake-ups; later ones go to a heap
   static constexpr std::size_t kMaxSpares = 256;  // idle wake-up buffers kept for reuse
+  static constexpr std::size_t kSmallSpare = 64;  // the largest spare an empty list takes (push_to)
  public:
   // Blocks an address-order sweep looks ahead (Options::look_ahead): far
   // enough that a block's loads, started kLookahead evaluations early, have
@@ -261,6 +265,8 @@ class CycleEngine : public sc_core::sc_module {
   bool slot_has_work(std::size_t slot) const;
   static void push_to(std::vector<Clocked*>& list, Clocked* block, std::vector<std::vector<Clocked*>>& spares);
   static void retire(std::vector<Clocked*>& list, std::vector<std::vector<Clocked*>>& spares);
+  static void take_roomier_spare(std::vector<Clocked*>& list, std::vector<std::vector<Clocked*>>& spares);
+  static void keep_spare(std::vector<Clocked*>& buffer, std::vector<std::vector<Clocked*>>& spares);
   void evaluate(Clocked& block, Cycle t, std::uint64_t& evaluations);
   void sweep(const std::vector<Clocked*>& blocks, Cycle t, std::uint64_t& evaluations);
   void run_phase_here(int phase, Cycle t);

@@ -491,3 +491,78 @@ TEST(CycleEngine, AFaultOnAWorkerThreadEndsTheRunWithItsLine) {
 }
 
 }  // namespace icn
+
+namespace icn {
+
+namespace {
+
+// Busy until cycle `until`: wakes itself every cycle.
+class BusyBlock : public Clocked {
+ public:
+  explicit BusyBlock(Cycle until) : Clocked(Phase::kNetwork), until_(until) {}
+  Cycle tick(Cycle now) override { return now < until_ ? now + 1 : kNever; }
+  std::string block_name() const override { return "busy"; }
+
+ private:
+  Cycle until_;
+};
+
+// Evaluated first in every cycle (it was woken first), it wakes one far
+// block `ahead` cycles on before anything else wakes in the cycle: the
+// first wake-up into an empty slot, the one that takes a spare buffer.
+class FarKicker : public Clocked {
+ public:
+  FarKicker(std::vector<std::unique_ptr<BusyBlock>>& far, Cycle until, Cycle ahead)
+      : Clocked(Phase::kNetwork), far_(far), until_(until), ahead_(ahead) {}
+  Cycle tick(Cycle now) override {
+    engine()->wake(*far_[next_++ % far_.size()], now + ahead_);
+    return now < until_ ? now + 1 : kNever;
+  }
+  std::string block_name() const override { return "kicker"; }
+
+ private:
+  std::vector<std::unique_ptr<BusyBlock>>& far_;
+  Cycle until_, ahead_;
+  std::size_t next_ = 0;
+};
+
+// 10,000 blocks busy every cycle and, each cycle, one wake-up 200 cycles
+// ahead into a slot of its own: ~100 slots each holding one far wake-up.
+// Each such slot must hold a buffer sized for what it holds, not the busy
+// cycle's (which would be 100 x 16,384 entries here, 13 MB).
+std::size_t most_wake_list_capacity(unsigned threads) {
+  CycleEngine::Options options;
+  options.threads = threads;
+  CycleEngine engine("engine", options);
+  constexpr std::size_t kBusy = 10000, kFar = 150;
+  constexpr Cycle kUntil = 120, kAhead = 200;
+  std::vector<std::unique_ptr<BusyBlock>> far;
+  for (std::size_t i = 0; i < kFar; ++i) far.push_back(std::make_unique<BusyBlock>(0));
+  FarKicker kicker(far, kUntil, kAhead);
+  std::vector<std::unique_ptr<BusyBlock>> busy;
+  for (std::size_t i = 0; i < kBusy; ++i) busy.push_back(std::make_unique<BusyBlock>(kUntil));
+  engine.add(kicker);
+  for (auto& b : far) engine.add(*b);
+  for (auto& b : busy) engine.add(*b);
+  engine.wake(kicker, 1);
+  for (auto& b : busy) engine.wake(*b, 1);
+  std::size_t most = 0;
+  engine.add_cycle_hook([&](Cycle) { most = std::max(most, engine.wake_list_capacity()); });
+  sc_core::sc_start();
+  EXPECT_EQ(engine.outcome().status, RunOutcome::Status::kCompleted) << engine.outcome().diagnostic;
+  return most;
+}
+
+}  // namespace
+
+// Bound: the busy cycle's list at most doubled (vector growth), plus a few
+// entries for each slot and lane that holds anything.
+TEST(CycleEngine, FarWakeUpsDoNotKeepABusyCyclesBufferOnOneThread) {
+  EXPECT_LE(most_wake_list_capacity(1), 2 * 10001u + 256 * 16u);
+}
+
+TEST(CycleEngine, FarWakeUpsDoNotKeepABusyCyclesBufferOnTwoThreads) {
+  EXPECT_LE(most_wake_list_capacity(2), 2 * 10001u + 3 * 2 * 256 * 16u);
+}
+
+}  // namespace icn
