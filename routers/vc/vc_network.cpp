@@ -59,7 +59,7 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
       // for them go back on our credit link of input p; credits for our
       // output p come from the neighbour's input nb->port.
       connect(r, p, &flit_out_[far], &flit_out_[offset_[r] + p], &credit_out_[far], &credit_out_[offset_[r] + p]);
-      channels_.push_back({topo.router_name(r) + "." + topo.port_name(r, p), &flit_out_[offset_[r] + p], r});
+      channels_.push_back({&flit_out_[offset_[r] + p], r, p});
     }
   }
   for (unsigned n = 0; n < N; ++n) {

@@ -27,7 +27,7 @@ VcSinglePortFabric::VcSinglePortFabric(sc_core::sc_module_name name, const VcTop
   const auto& channels = network_.channels();
   for (const auto& c : channels) {
     probes_.push_back({c.link, loads_.size()});
-    loads_.push_back(LinkLoad{c.name, 0, {}, 0, 0});
+    loads_.push_back(LinkLoad{network_.channel_name(c), 0, {}, 0, 0});
   }
   for (std::size_t begin = 0; begin < probes_.size(); begin += kProbeLinks) {
     const std::size_t end = std::min(probes_.size(), begin + kProbeLinks);
