@@ -508,8 +508,8 @@ void CycleEngine::run_cycle_threaded(Cycle t) {
     for (std::size_t i = w; i < spares_.size() && mine.size() <= threads_; i += threads_)
       mine.push_back(std::move(spares_[i]));
   }
-  spares_.erase(std::remove_if(spares_.begin(), spares_.end(), [](const std::vector<Clocked*>& v) { return v.capacity() == 0; }),
-                spares_.end());
+  const auto handed_out = [](const std::vector<Clocked*>& v) { return v.capacity() == 0; };
+  spares_.erase(std::remove_if(spares_.begin(), spares_.end(), handed_out), spares_.end());
   if (error) std::rethrow_exception(error);
   // Shared effects in registration order, whatever the thread count.
   std::sort(commits.begin(), commits.end(), [](const Clocked* a, const Clocked* b) { return a->index_ < b->index_; });
