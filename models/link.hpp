@@ -67,16 +67,19 @@ struct HeapRows {
     std::uint32_t count = 0;
     std::uint32_t read = 0;  // the receiver read this row (checked on strict links)
   };
-  // Rows on the heap, except for the commonest link (width 1, latency 1):
-  // its two rows and slots live inline, so reading or writing it touches the
-  // link object alone (one cache miss instead of three in a big network).
+  // Rows on the heap, except for the commonest links (width 1, latency 1;
+  // and for items of a byte or two, such as a credit, latency up to 3): their
+  // rows and slots live inline, so reading or writing one touches the link
+  // object alone (one cache miss instead of three in a big network).
+  // preset=booksim's credit links take 2 cycles.
+  static constexpr unsigned kInlineRows = sizeof(T) <= 2 ? 4 : 2;
   bool small = false;
   bool strict = false;  // reusing a row nobody read is a model error
   std::uint32_t width = 1;
   std::uint32_t latency = 1;
   Cycle mask = 1;
-  Row small_rows[2];
-  T small_slots[2]{};
+  Row small_rows[kInlineRows];
+  T small_slots[kInlineRows]{};
   std::unique_ptr<Row[]> heap_rows;
   std::unique_ptr<T[]> heap_slots;
 
@@ -87,7 +90,7 @@ struct HeapRows {
     Cycle n = 2;  // a power of two > latency, so a cycle maps to its row by a mask
     while (n < l + 1u) n *= 2;
     mask = n - 1;
-    small = w == 1 && n == 2;
+    small = w == 1 && n <= kInlineRows;
     for (Row& r : small_rows) r = Row{};
     heap_rows = small ? nullptr : std::make_unique<Row[]>(n);
     heap_slots = small ? nullptr : std::make_unique<T[]>(n * w);

@@ -45,9 +45,12 @@ void VcRouter::prefetch() const {
   const char* own = reinterpret_cast<const char*>(&network_);
   prefetch_lines(own, static_cast<std::size_t>(reinterpret_cast<const char*>(this + 1) - own));
   prefetch_elements(links_);
+  // The links it reads, and its credit links upstream, which switch
+  // traversal writes (their rows are inline: one line each).
   for (const PortLinks& l : links_) {
     if (l.in != nullptr) __builtin_prefetch(l.in);
     if (l.credit_in != nullptr) __builtin_prefetch(l.credit_in);
+    if (l.credit_out != nullptr) __builtin_prefetch(l.credit_out);
   }
   inputs_.prefetch();
   outputs_.prefetch();

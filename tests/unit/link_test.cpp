@@ -2,6 +2,8 @@
 // fault flag, arrival mask, probes and the strict-read check.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <type_traits>
 #include <vector>
 
@@ -26,6 +28,34 @@ TEST(Link, AnItemSentInCycleTIsSeenExactlyInTPlusLatency) {
     EXPECT_EQ(read(link, 100 + latency), std::vector<int>{42});
     // A row holds its own cycle only: the same ring row, one lap later, is empty.
     for (Cycle lap = 1; lap <= 3; ++lap) EXPECT_TRUE(read(link, 100 + latency + 128 * lap).empty());
+  }
+}
+
+// A link of one-byte items (a credit) keeps up to four rows inline, so
+// latencies 1 to 3 use inline rows and 4 the heap: every one is a delay line
+// of exactly its latency, with an item in every cycle, and the strict check
+// still sees a row nobody read.
+TEST(Link, ByteItemLinksAreExactDelayLinesInlineAndOnTheHeap) {
+  for (unsigned latency : {1u, 2u, 3u, 4u, 5u}) {
+    Link<std::uint8_t> link(1, latency);
+    link.set_strict(true);
+    std::vector<int> seen;
+    for (Cycle t = 10; t < 40; ++t) {
+      link.receive(t, [&](std::uint8_t v) { seen.push_back(v); });
+      // Before this cycle's send: those of the last latency - 1 cycles.
+      EXPECT_EQ(link.in_flight(t), std::min<Cycle>(t - 10, latency - 1)) << latency << " " << t;
+      link.send(t, static_cast<std::uint8_t>(t));
+    }
+    ASSERT_EQ(seen.size(), 30u - latency) << latency;
+    for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], int(10 + i)) << latency;
+    // Cycle 40 + latency's row was last the row of an item nobody read.
+    for (Cycle t = 40; t < 40 + latency; ++t) link.receive(t, [](std::uint8_t) {});
+    link.send(40, 1);
+    link.send(41, 2);  // the row of 41 + latency held 41 + latency - ring, read above
+    Link<std::uint8_t> lazy(1, latency);
+    lazy.set_strict(true);
+    lazy.send(1, 1);
+    EXPECT_THROW(for (Cycle t = 2; t < 20; ++t) lazy.send(t, 2), std::logic_error) << latency;
   }
 }
 
