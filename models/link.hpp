@@ -22,7 +22,8 @@
 //
 // Two shapes share this code:
 //   Link<T>               any width and latency; rows live on the heap (inline
-//                         for width 1 and latency 1)
+//                         for width 1 and latency 1, or up to 3 for items of
+//                         one or two bytes: a credit)
 //   Link<T, OneCycleWire> one link of latency 1: everything inline, trivially
 //                         destructible, 56 bytes for a packet handle; the shape a million-router
 //                         network can afford per port (docs/performance.md)
