@@ -12,6 +12,13 @@
 namespace icn {
 
 namespace {
+// A receiver that never has work: the links below only need one to mark.
+struct Idle : Clocked {
+  Idle() : Clocked(Phase::kNetwork) {}
+  Cycle tick(Cycle) override { return kNever; }
+  std::string block_name() const override { return "idle"; }
+};
+
 template <class L>
 std::vector<int> read(L& link, Cycle t) {
   std::vector<int> out;
@@ -105,11 +112,6 @@ TEST(Link, AFailedLinkOffersNothing) {
 }
 
 TEST(Link, ArrivalMaskMarksThePortByArrivalParity) {
-  struct Idle : Clocked {
-    Idle() : Clocked(Phase::kNetwork) {}
-    Cycle tick(Cycle) override { return kNever; }
-    std::string block_name() const override { return "idle"; }
-  };
   CycleEngine engine("engine", {});
   Idle receiver;
   engine.add(receiver);
@@ -129,11 +131,6 @@ TEST(Link, ArrivalMaskMarksThePortByArrivalParity) {
 // its arrival cycle modulo 4, never the word of the cycle it sends in (the
 // one the receiver reads and clears).
 TEST(Link, ArrivalRowsMarkThePortByArrivalCycleForLatenciesBelowTheRows) {
-  struct Idle : Clocked {
-    Idle() : Clocked(Phase::kNetwork) {}
-    Cycle tick(Cycle) override { return kNever; }
-    std::string block_name() const override { return "idle"; }
-  };
   CycleEngine engine("engine", {});
   Idle receiver;
   engine.add(receiver);
