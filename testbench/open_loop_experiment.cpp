@@ -21,10 +21,8 @@ void OpenLoopExperiment::add_sources(const OpenLoopTraffic& traffic, std::uint64
   std::vector<std::vector<TraceEntry>> per_node(nodes_);
   for (const auto& e : traffic.trace) per_node[e.src].push_back(e);
   for (NodeId node = 0; node < nodes_; ++node) {
-    sources_.push_back(std::make_unique<OpenLoopSource>(
-        ("pe" + std::to_string(node)).c_str(), node, traffic.pattern, traffic.sizes, traffic.process, seed,
-        std::move(per_node[node]), [this](const IntendedPacket& p) { created(p); }));
-    OpenLoopSource& src = *sources_.back();
+    OpenLoopSource& src = sources_.emplace_back(name(), node, traffic.pattern, traffic.sizes, traffic.process,
+                                                seed, std::move(per_node[node]), created_);
     bind(node, src);
     engine_.add(src);
     src.start();
@@ -191,7 +189,7 @@ void OpenLoopExperiment::maybe_finish(Cycle now) {
       finish();
       return;
     }
-    for (auto& s : sources_) s->stop_injecting();
+    for (auto& s : sources_) s.stop_injecting();
     all_sources_stopped_ = true;
   }
   next_tick_ = std::min(next_tick_, now + 1);

@@ -18,6 +18,7 @@
 #include <systemc>
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -55,7 +56,7 @@ class OpenLoopExperiment : public ExperimentBase {
   OpenLoopExperiment(sc_core::sc_module_name name, const CycleEngine::Options& options, const OpenLoopWindow& window,
                      unsigned nodes);
 
-  // One source per node, each bound to its NIC by `bind` (which also
+  // One source per node, each connected to its NIC by `bind` (which also
   // registers the family's arrival path); the sources draw from `traffic`,
   // which must outlive the experiment.
   void add_sources(const OpenLoopTraffic& traffic, std::uint64_t seed,
@@ -123,7 +124,8 @@ class OpenLoopExperiment : public ExperimentBase {
   const OpenLoopWindow window_;
   MeasurementBlock block_{*this};
   OpenLoopPhases phases_;
-  std::vector<std::unique_ptr<OpenLoopSource>> sources_;
+  const std::function<void(const IntendedPacket&)> created_ = [this](const IntendedPacket& p) { created(p); };
+  std::deque<OpenLoopSource> sources_;  // one per node, each in place (a Clocked block does not move)
   Cycle measure_start_ = kNever;
   Cycle measure_end_ = kNever;
   Cycle warmup_end_ = 0;

@@ -5,17 +5,37 @@
 
 namespace icn {
 
-OpenLoopSource::OpenLoopSource(sc_core::sc_module_name name, NodeId node, const DestinationPattern& pattern,
+namespace {
+
+// The backward path of every NIC a source writes to: writes complete in
+// b_transport, so the NIC never calls it.
+class NoBackwardPath : public tlm::tlm_bw_transport_if<> {
+ public:
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) override {
+    return tlm::TLM_COMPLETED;
+  }
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+};
+
+}  // namespace
+
+OpenLoopSource::OpenLoopSource(const char* owner, NodeId node, const DestinationPattern& pattern,
                                const PacketSizes& sizes, InjectionProcess process, std::uint64_t seed,
-                               std::vector<TraceEntry> trace, std::function<void(const IntendedPacket&)> created)
-    : sc_module(name), Clocked(Phase::kProcessor), socket("socket"), node_(node), pattern_(pattern),
-      sizes_(sizes), process_(process), rng_(seed, 0x5eed0000ull + node), trace_(std::move(trace)),
-      created_(std::move(created)) {
-  socket.bind(*this);
+                               std::vector<TraceEntry> trace, const std::function<void(const IntendedPacket&)>& created)
+    : Clocked(Phase::kProcessor), owner_(owner), node_(node), pattern_(pattern), sizes_(sizes), process_(process),
+      rng_(seed, 0x5eed0000ull + node), trace_(std::move(trace)), created_(created) {
   trans_.set_extension(&ext_);
   if (process_.kind == InjectionProcess::Kind::kOnOff)
     on_rate_ = process_.packet_rate * (process_.alpha + process_.beta) / process_.alpha;
 }
+
+void OpenLoopSource::connect(tlm::tlm_target_socket<>& nic) {
+  static NoBackwardPath none;
+  nic.get_base_port().bind(none);
+  nic_ = &nic.get_base_interface();
+}
+
+std::string OpenLoopSource::name() const { return std::string(owner_) + ".pe" + std::to_string(node_); }
 
 void OpenLoopSource::start() {
   if (!trace_.empty()) {
@@ -40,9 +60,10 @@ void OpenLoopSource::send(NodeId dst, unsigned flits, Cycle now) {
   const std::uint32_t seq = seq_++;
   prepare_message_write(trans_, ext_, dst, &byte_, 1, seq, false, flits);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  socket->b_transport(trans_, delay);
+  if (nic_ == nullptr) throw std::logic_error(name() + ": not connected to a NIC");
+  nic_->b_transport(trans_, delay);
   if (trans_.is_response_error())
-    throw std::logic_error(std::string(name()) + ": NIC refused a packet: " + trans_.get_response_string());
+    throw std::logic_error(name() + ": NIC refused a packet: " + trans_.get_response_string());
   created_(IntendedPacket{node_, dst, seq, flits, now});
 }
 

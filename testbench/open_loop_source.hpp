@@ -36,42 +36,47 @@ struct IntendedPacket {
   Cycle created = 0;
 };
 
-// A plain initiator socket bound to the source itself (the NIC never calls
-// back): one per node, so it stays small.
-class OpenLoopSource : public sc_core::sc_module, public Clocked, public tlm::tlm_bw_transport_if<> {
+// Not an sc_module and without a socket of its own: one per node, and a
+// 128x128 mesh spent about 900 bytes a node on a module, an initiator socket
+// and their registry entries (docs/performance.md). It hands each packet to
+// its NIC with a TLM-2.0 write through the NIC's target socket (connect()):
+// the NIC's side of the interface, the part that models hardware, is the
+// same as for any initiator.
+class OpenLoopSource : public Clocked {
  public:
-  tlm::tlm_initiator_socket<> socket;
-
-  // `created` is told of every packet made.
-  OpenLoopSource(sc_core::sc_module_name name, NodeId node, const DestinationPattern& pattern,
-                 const PacketSizes& sizes, InjectionProcess process, std::uint64_t seed,
-                 std::vector<TraceEntry> trace, std::function<void(const IntendedPacket&)> created);
+  // `owner` names the experiment that owns the source (it outlives it);
+  // `created` is told of every packet made (it outlives the source too).
+  OpenLoopSource(const char* owner, NodeId node, const DestinationPattern& pattern, const PacketSizes& sizes,
+                 InjectionProcess process, std::uint64_t seed, std::vector<TraceEntry> trace,
+                 const std::function<void(const IntendedPacket&)>& created);
 
   ~OpenLoopSource() override { trans_.clear_extension(&ext_); }  // ext_ is ours, not the payload's
 
+  // Writes go to `nic`'s forward interface. Its backward path is bound to a
+  // shared object that is never called: every write completes in b_transport.
+  void connect(tlm::tlm_target_socket<>& nic);
   void start();
   void stop_injecting() { injecting_ = false; }
   Cycle tick(Cycle now) override;
+  // "<experiment>.pe<node>", made when a diagnostic asks.
+  std::string name() const;
   std::string block_name() const override { return name(); }
 
  private:
-  // tlm_bw_transport_if: writes complete in b_transport, so nothing comes back.
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) override {
-    return tlm::TLM_COMPLETED;
-  }
-  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
   void send(NodeId dst, unsigned flits, Cycle now);
   Cycle next_bernoulli(Cycle after);
   Cycle advance(Cycle now);  // makes this cycle's packets; returns the next cycle with work
 
+  const char* owner_;
   NodeId node_;
+  tlm::tlm_fw_transport_if<>* nic_ = nullptr;
   const DestinationPattern& pattern_;
   const PacketSizes& sizes_;
   InjectionProcess process_;
   Rng rng_;
   std::vector<TraceEntry> trace_;
   std::size_t trace_next_ = 0;
-  std::function<void(const IntendedPacket&)> created_;
+  const std::function<void(const IntendedPacket&)>& created_;
   bool injecting_ = true;
   Cycle next_ = kNever;
   bool on_ = false;
