@@ -5,20 +5,6 @@
 
 namespace icn {
 
-namespace {
-
-// The backward path of every NIC a source writes to: writes complete in
-// b_transport, so the NIC never calls it.
-class NoBackwardPath : public tlm::tlm_bw_transport_if<> {
- public:
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&, sc_core::sc_time&) override {
-    return tlm::TLM_COMPLETED;
-  }
-  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
-};
-
-}  // namespace
-
 OpenLoopSource::OpenLoopSource(const char* owner, NodeId node, const DestinationPattern& pattern,
                                const PacketSizes& sizes, InjectionProcess process, std::uint64_t seed,
                                std::vector<TraceEntry> trace, const std::function<void(const IntendedPacket&)>& created)
@@ -27,12 +13,6 @@ OpenLoopSource::OpenLoopSource(const char* owner, NodeId node, const Destination
   trans_.set_extension(&ext_);
   if (process_.kind == InjectionProcess::Kind::kOnOff)
     on_rate_ = process_.packet_rate * (process_.alpha + process_.beta) / process_.alpha;
-}
-
-void OpenLoopSource::connect(tlm::tlm_target_socket<>& nic) {
-  static NoBackwardPath none;
-  nic.get_base_port().bind(none);
-  nic_ = &nic.get_base_interface();
 }
 
 std::string OpenLoopSource::name() const { return std::string(owner_) + ".pe" + std::to_string(node_); }

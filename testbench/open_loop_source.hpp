@@ -39,9 +39,9 @@ struct IntendedPacket {
 // Not an sc_module and without a socket of its own: one per node, and a
 // 128x128 mesh spent about 900 bytes a node on a module, an initiator socket
 // and their registry entries (docs/performance.md). It hands each packet to
-// its NIC with a TLM-2.0 write through the NIC's target socket (connect()):
-// the NIC's side of the interface, the part that models hardware, is the
-// same as for any initiator.
+// its NIC with a TLM-2.0 write to the NIC's forward interface (connect()):
+// the NIC's side, the part that models hardware, is the same as for any
+// initiator.
 class OpenLoopSource : public Clocked {
  public:
   // `owner` names the experiment that owns the source (it outlives it);
@@ -52,9 +52,8 @@ class OpenLoopSource : public Clocked {
 
   ~OpenLoopSource() override { trans_.clear_extension(&ext_); }  // ext_ is ours, not the payload's
 
-  // Writes go to `nic`'s forward interface. Its backward path is bound to a
-  // shared object that is never called: every write completes in b_transport.
-  void connect(tlm::tlm_target_socket<>& nic);
+  // Writes go to `nic` (they complete in b_transport: no backward path).
+  void connect(tlm::tlm_fw_transport_if<>& nic) { nic_ = &nic; }
   void start();
   void stop_injecting() { injecting_ = false; }
   Cycle tick(Cycle now) override;

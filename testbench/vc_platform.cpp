@@ -27,7 +27,7 @@ VcPlatformNetwork::VcPlatformNetwork(sc_core::sc_module_name name, std::unique_p
         if (flits < 1 || flits > max_flits) return tlm::TLM_GENERIC_ERROR_RESPONSE;
         return tlm::TLM_OK_RESPONSE;
       },
-      [this](NodeId n) -> tlm::tlm_target_socket<>& { return network_->nic(n).socket; });
+      [this](NodeId n) -> tlm::tlm_target_socket<>& { return network_->nic(n).socket(); });
 }
 
 VcPlatformNetwork::~VcPlatformNetwork() = default;

@@ -161,7 +161,7 @@ class VcExperiment : public OpenLoopExperiment, public vc::ArrivalSink {
     setup.network.fail_links(network_);
     energy_.register_stats(stats_);
     add_sources(setup_.traffic, ctx.seed, [this](NodeId node, OpenLoopSource& src) {
-      src.connect(network_.nic(node).socket);
+      src.connect(network_.nic(node).target());
       network_.nic(node).set_sink(*this);
     });
     start();

@@ -30,7 +30,7 @@ HpamNic::HpamNic(sc_core::sc_module_name name, NodeId node, const NicCosts& cost
     : sc_module(name), Clocked(Phase::kProcessor), socket("socket"), to_network("to_network"), node_(node), costs_(costs), net_(network_side) {
   socket.register_b_transport(this, &HpamNic::b_transport);
   net_.set_sink(*this);
-  to_network.bind(net_.socket);
+  to_network.bind(net_.socket());
 }
 
 void HpamNic::set_synchronous(std::function<unsigned(NodeId address)> receivers) {

@@ -74,7 +74,7 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
     np.vcs = params.router.vcs;
     np.buffer_depth = params.router.buffer_depth;
     np.max_packet_flits = params.max_packet_flits;
-    nics_.push_back(std::make_unique<VcNic>(("nic" + std::to_string(n)).c_str(), np, pool, ledger));
+    nics_.push_back(std::make_unique<VcNic>(this->name(), np, pool, ledger));
     nics_.back()->attach(&inject_[n], &credit_out_[offset_[at.router] + at.port],
                          &flit_out_[offset_[out.router] + out.port], &eject_credit_[e]);
     nics_.back()->set_stage_log(&stages_);

@@ -6,12 +6,24 @@
 
 namespace icn::vc {
 
-VcNic::VcNic(sc_core::sc_module_name name, Params params, PacketPool& pool, TrafficLedger& ledger)
-    : sc_module(name), Clocked(Phase::kNetwork), socket("socket"), params_(params), pool_(pool), ledger_(ledger),
+VcNic::VcNic(const char* network, Params params, PacketPool& pool, TrafficLedger& ledger)
+    : Clocked(Phase::kNetwork), network_(network), params_(params), pool_(pool), ledger_(ledger),
       credits_(params.vcs, params.buffer_depth) {
-  socket.bind(*this);
   last_vc_ = params.vcs - 1;
 }
+
+VcNic::~VcNic() = default;
+
+tlm::tlm_target_socket<>& VcNic::socket() {
+  if (!socket_) {
+    const std::string base = "nic" + std::to_string(params_.node) + "_socket";
+    socket_ = std::make_unique<tlm::tlm_target_socket<>>(sc_core::sc_gen_unique_name(base.c_str()));
+    socket_->bind(*this);
+  }
+  return *socket_;
+}
+
+std::string VcNic::name() const { return std::string(network_) + ".nic" + std::to_string(params_.node); }
 
 void VcNic::attach(FlitLink* inject, CreditLink* inject_credits, FlitLink* eject, CreditLink* eject_credits) {
   inject_ = inject;
@@ -151,7 +163,7 @@ void VcNic::report_held(std::vector<HeldTraffic>& out) const {
   if (queued() == 0) return;
   const PacketId head = current_ != kNoPacket ? current_ : queue_.front();
   const Packet& p = pool_[head];
-  out.push_back({std::string(name()) + " injection queue", queued(),
+  out.push_back({name() + " injection queue", queued(),
                  "packet " + std::to_string(p.src) + " -> " + std::to_string(p.dst) +
                      (injection_failed_ ? " behind the failed injection link" : ""),
                  p.created});

@@ -14,6 +14,7 @@
 #include <systemc>
 #include <tlm>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,10 +40,12 @@ class ArrivalSink {
   virtual void arrived_stages(const Packet&, const PacketStages&, Cycle /*tail_cycle*/) {}
 };
 
-// The socket is a plain tlm_target_socket bound to the NIC itself, not a
-// simple_target_socket: that one's adaptors cost 900 bytes and two named
-// events per NIC, a third of a node on a 128x128 mesh (docs/performance.md).
-class VcNic : public sc_core::sc_module, public Clocked, public tlm::tlm_fw_transport_if<> {
+// A TLM-2.0 target (it implements the forward interface), but not an
+// sc_module and without a socket of its own: one per node, and the module, a
+// socket and their registry entries cost about 900 bytes a node on a 128x128
+// mesh (docs/performance.md). An initiator that binds with a socket asks for
+// one (socket()); the open-loop sources write to target() directly.
+class VcNic : public Clocked, public tlm::tlm_fw_transport_if<> {
  public:
   struct Params {
     NodeId node = 0;
@@ -52,9 +55,18 @@ class VcNic : public sc_core::sc_module, public Clocked, public tlm::tlm_fw_tran
     unsigned max_packet_flits = 1u << 16;
   };
 
-  tlm::tlm_target_socket<> socket;
+  // `network`: the name of the network that owns the NIC (it outlives it).
+  VcNic(const char* network, Params params, PacketPool& pool, TrafficLedger& ledger);
+  ~VcNic() override;
 
-  VcNic(sc_core::sc_module_name name, Params params, PacketPool& pool, TrafficLedger& ledger);
+  // The processor side: b_transport or nb_transport_fw of a message write.
+  tlm::tlm_fw_transport_if<>& target() { return *this; }
+  // A target socket bound to target(), for an initiator that binds with a
+  // socket. Made on the first call, which must come during elaboration from
+  // a module's constructor: the socket is that module's child object.
+  tlm::tlm_target_socket<>& socket();
+  // "<network>.nic<node>", made when a diagnostic asks.
+  std::string name() const;
 
   void attach(FlitLink* inject, CreditLink* inject_credits, FlitLink* eject, CreditLink* eject_credits);
   void set_sink(ArrivalSink& sink) { sink_ = &sink; }
@@ -99,7 +111,9 @@ class VcNic : public sc_core::sc_module, public Clocked, public tlm::tlm_fw_tran
   // A packet's tail reached this NIC: the ledger, the sink, the pool.
   void deliver(PacketId packet, unsigned flits, Cycle now);
 
+  const char* network_;
   Params params_;
+  std::unique_ptr<tlm::tlm_target_socket<>> socket_;  // null until socket() is called
   PacketPool& pool_;
   TrafficLedger& ledger_;
   ArrivalSink* sink_ = nullptr;

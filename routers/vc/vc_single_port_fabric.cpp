@@ -17,7 +17,7 @@ VcSinglePortFabric::VcSinglePortFabric(sc_core::sc_module_name name, const VcTop
   for (unsigned n = 0; n < N; ++n) {
     sockets_.push_back(std::make_unique<tlm_utils::simple_initiator_socket<VcSinglePortFabric>>(
         ("to_nic" + std::to_string(n)).c_str()));
-    sockets_.back()->bind(network_.nic(n).socket);
+    sockets_.back()->bind(network_.nic(n).socket());
     network_.nic(n).set_sink(*this);
   }
   trans_.set_extension(&ext_);

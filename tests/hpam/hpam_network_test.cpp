@@ -60,7 +60,7 @@ class Harness : public sc_core::sc_module, public Clocked, public vc::ArrivalSin
         cpu_.back()->bind(nics_.back()->socket);
       } else {
         net_.nic(n).set_sink(*this);
-        cpu_.back()->bind(net_.nic(n).socket);
+        cpu_.back()->bind(net_.nic(n).socket());
       }
     }
   }

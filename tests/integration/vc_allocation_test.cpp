@@ -53,7 +53,7 @@ class Ring : public sc_core::sc_module, public Clocked, public ArrivalSink {
     engine_.add(*this);
     for (NodeId n = 0; n < topo_.nodes(); ++n) {
       cpu_.push_back(std::make_unique<tlm_utils::simple_initiator_socket<Ring>>(("cpu" + std::to_string(n)).c_str()));
-      cpu_.back()->bind(net_.nic(n).socket);
+      cpu_.back()->bind(net_.nic(n).socket());
       net_.nic(n).set_sink(*this);
     }
   }
@@ -115,6 +115,7 @@ class Ring : public sc_core::sc_module, public Clocked, public ArrivalSink {
   }
 
   const MeshTorusTopology& topology() const { return topo_; }
+  VcNetwork& network() { return net_; }
   std::uint64_t arrived_flits = 0;
   std::uint64_t refused = 0;  // writes the NIC answered with an error
   std::vector<std::vector<std::uint64_t>> injected_flits_per_vc_;
@@ -189,6 +190,20 @@ TEST(VcAllocation, TheNicTakesANonBlockingWriteAtBeginReqAndRefusesOtherPhases) 
   line.run();
   EXPECT_EQ(line.arrived_flits, 5u);
   EXPECT_EQ(line.refused, 1u);
+}
+
+TEST(VcAllocation, TheNicMakesOneSocketAChildOfTheModuleThatAskedForIt) {
+  // A NIC is not a module: an initiator that binds with a socket asks for
+  // one while its module is being built (the Ring did, for every node), and
+  // every later call returns that socket, bound to the NIC's forward interface.
+  Ring line("line", TopologyKind::kMesh, 2, 2, 4, false);
+  VcNic& nic = line.network().nic(1);
+  tlm::tlm_target_socket<>& socket = nic.socket();
+  EXPECT_EQ(&nic.socket(), &socket);
+  EXPECT_EQ(socket.get_parent_object(), &line);
+  EXPECT_EQ(&socket.get_base_interface(), &nic.target());
+  EXPECT_NE(&line.network().nic(0).socket(), &socket);
+  EXPECT_EQ(nic.name(), "line.net.nic1");
 }
 
 TEST(VcAllocation, TheSwitchAllocatorSharesAnInputAmongItsReadyVcsRoundRobin) {
