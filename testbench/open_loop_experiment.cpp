@@ -22,7 +22,7 @@ void OpenLoopExperiment::add_sources(const OpenLoopTraffic& traffic, std::uint64
   for (const auto& e : traffic.trace) per_node[e.src].push_back(e);
   for (NodeId node = 0; node < nodes_; ++node) {
     OpenLoopSource& src = sources_.emplace_back(name(), node, traffic.pattern, traffic.sizes, traffic.process,
-                                                seed, std::move(per_node[node]), created_);
+                                                seed, std::move(per_node[node]), created_, write_);
     bind(node, src);
     engine_.add(src);
     src.start();

@@ -125,6 +125,7 @@ class OpenLoopExperiment : public ExperimentBase {
   MeasurementBlock block_{*this};
   OpenLoopPhases phases_;
   const std::function<void(const IntendedPacket&)> created_ = [this](const IntendedPacket& p) { created(p); };
+  SourceWrite write_;                   // every source's write to its NIC
   std::deque<OpenLoopSource> sources_;  // one per node, each in place (a Clocked block does not move)
   Cycle measure_start_ = kNever;
   Cycle measure_end_ = kNever;

@@ -7,10 +7,10 @@ namespace icn {
 
 OpenLoopSource::OpenLoopSource(const char* owner, NodeId node, const DestinationPattern& pattern,
                                const PacketSizes& sizes, InjectionProcess process, std::uint64_t seed,
-                               std::vector<TraceEntry> trace, const std::function<void(const IntendedPacket&)>& created)
+                               std::vector<TraceEntry> trace, const std::function<void(const IntendedPacket&)>& created,
+                               SourceWrite& write)
     : Clocked(Phase::kProcessor), owner_(owner), node_(node), pattern_(pattern), sizes_(sizes), process_(process),
-      rng_(seed, 0x5eed0000ull + node), trace_(std::move(trace)), created_(created) {
-  trans_.set_extension(&ext_);
+      rng_(seed, 0x5eed0000ull + node), trace_(std::move(trace)), created_(created), write_(write) {
   if (process_.kind == InjectionProcess::Kind::kOnOff)
     on_rate_ = process_.packet_rate * (process_.alpha + process_.beta) / process_.alpha;
 }
@@ -38,12 +38,13 @@ Cycle OpenLoopSource::next_bernoulli(Cycle after) {
 
 void OpenLoopSource::send(NodeId dst, unsigned flits, Cycle now) {
   const std::uint32_t seq = seq_++;
-  prepare_message_write(trans_, ext_, dst, &byte_, 1, seq, false, flits);
+  tlm::tlm_generic_payload& trans = write_.trans;
+  prepare_message_write(trans, write_.ext, dst, &write_.byte, 1, seq, false, flits);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   if (nic_ == nullptr) throw std::logic_error(name() + ": not connected to a NIC");
-  nic_->b_transport(trans_, delay);
-  if (trans_.is_response_error())
-    throw std::logic_error(name() + ": NIC refused a packet: " + trans_.get_response_string());
+  nic_->b_transport(trans, delay);
+  if (trans.is_response_error())
+    throw std::logic_error(name() + ": NIC refused a packet: " + trans.get_response_string());
   created_(IntendedPacket{node_, dst, seq, flits, now});
 }
 

@@ -36,6 +36,19 @@ struct IntendedPacket {
   Cycle created = 0;
 };
 
+// The write a source hands its NIC. One serves every source of an
+// experiment: sources run one after another on the simulation thread (the
+// engine's processor phase) and each write completes in b_transport.
+struct SourceWrite {
+  SourceWrite() { trans.set_extension(&ext); }
+  ~SourceWrite() { trans.clear_extension(&ext); }  // ext is ours, not the payload's
+  SourceWrite(const SourceWrite&) = delete;
+  SourceWrite& operator=(const SourceWrite&) = delete;
+  tlm::tlm_generic_payload trans;
+  IcnExtension ext;
+  unsigned char byte = 0;
+};
+
 // Not an sc_module and without a socket of its own: one per node, and a
 // 128x128 mesh spent about 900 bytes a node on a module, an initiator socket
 // and their registry entries (docs/performance.md). It hands each packet to
@@ -44,13 +57,11 @@ struct IntendedPacket {
 // initiator.
 class OpenLoopSource : public Clocked {
  public:
-  // `owner` names the experiment that owns the source (it outlives it);
-  // `created` is told of every packet made (it outlives the source too).
+  // `owner` names the experiment that owns the source; `created` is told of
+  // every packet made; `write` carries it to the NIC (all three outlive it).
   OpenLoopSource(const char* owner, NodeId node, const DestinationPattern& pattern, const PacketSizes& sizes,
                  InjectionProcess process, std::uint64_t seed, std::vector<TraceEntry> trace,
-                 const std::function<void(const IntendedPacket&)>& created);
-
-  ~OpenLoopSource() override { trans_.clear_extension(&ext_); }  // ext_ is ours, not the payload's
+                 const std::function<void(const IntendedPacket&)>& created, SourceWrite& write);
 
   // Writes go to `nic` (they complete in b_transport: no backward path).
   void connect(tlm::tlm_fw_transport_if<>& nic) { nic_ = &nic; }
@@ -81,9 +92,7 @@ class OpenLoopSource : public Clocked {
   bool on_ = false;
   double on_rate_ = 0;
   std::uint32_t seq_ = 0;
-  tlm::tlm_generic_payload trans_;
-  IcnExtension ext_;
-  unsigned char byte_ = 0;
+  SourceWrite& write_;
 };
 
 }  // namespace icn
