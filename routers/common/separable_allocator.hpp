@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "models/activity.hpp"
+#include "routers/common/allocation_scratch.hpp"
 #include "routers/common/allocator.hpp"
 #include "routers/common/arbiter.hpp"
 #include "routers/common/arbiter_factory.hpp"
@@ -51,10 +52,6 @@ class SeparableAllocator final : public Allocator {
     outputs_ = outputs;
     in_words_ = mask_words(inputs);
     out_words_ = mask_words(outputs);
-    picked_by_.assign(static_cast<std::size_t>(outputs) * in_words_, 0);
-    free_outputs_.assign(out_words_, 0);
-    masked_.assign(out_words_, 0);
-    pick_.assign(inputs, -1);
   }
 
   unsigned inputs() const override { return inputs_; }
@@ -83,36 +80,41 @@ class SeparableAllocator final : public Allocator {
                          const std::uint64_t* requests, int* grant) {
     const unsigned n_in = inputs();
     const unsigned n_out = outputs();
+    AllocationScratch& s = AllocationScratch::of_this_thread();
+    std::uint64_t* const picked_by = scratch_at_least<std::uint64_t>(s.picked_by, std::size_t{n_out} * in_words_, 0);
+    std::uint64_t* const free_outputs = scratch_at_least<std::uint64_t>(s.free_outputs, out_words_, 0);
+    std::uint64_t* const masked = scratch_at_least<std::uint64_t>(s.masked, out_words_, 0);
+    int* const pick = scratch_at_least(s.pick, n_in, -1);
     for (unsigned i = 0; i < n_in; ++i) grant[i] = -1;
     for (unsigned w = 0; w < out_words_; ++w) {
       const unsigned bits = n_out - w * 64;
-      free_outputs_[w] = bits >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << bits) - 1);
+      free_outputs[w] = bits >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << bits) - 1);
     }
     unsigned grants = 0;
     const unsigned rounds = options_.islip ? options_.iterations : 1;
     for (unsigned round = 0; round < rounds; ++round) {
-      // picked_by_ is all zero here: the output stage clears what it reads.
+      // picked_by is all zero here: the output stage clears what it reads.
       bool any = false;
       for (unsigned i = 0; i < n_in; ++i) {
-        pick_[i] = -1;
+        pick[i] = -1;
         if (grant[i] >= 0) continue;
         const std::uint64_t* req = requests + static_cast<std::size_t>(i) * out_words_;
         bool some = false;
         for (unsigned w = 0; w < out_words_; ++w) {
-          masked_[w] = req[w] & free_outputs_[w];
-          some = some || masked_[w] != 0;
+          masked[w] = req[w] & free_outputs[w];
+          some = some || masked[w] != 0;
         }
         if (!some) continue;
         unsigned n = 0;
-        for (unsigned w = 0; w < out_words_; ++w) n += static_cast<unsigned>(__builtin_popcountll(masked_[w]));
+        for (unsigned w = 0; w < out_words_; ++w) n += static_cast<unsigned>(__builtin_popcountll(masked[w]));
         input_activity_.record(n);
-        pick_[i] = out_words_ == 1 ? in_arb[i].arbitrate(masked_[0]) : in_arb[i].arbitrate_words(masked_.data());
-        picked_by_[static_cast<std::size_t>(pick_[i]) * in_words_ + i / 64] |= std::uint64_t{1} << (i % 64);
+        pick[i] = out_words_ == 1 ? in_arb[i].arbitrate(masked[0]) : in_arb[i].arbitrate_words(masked);
+        picked_by[static_cast<std::size_t>(pick[i]) * in_words_ + i / 64] |= std::uint64_t{1} << (i % 64);
         any = true;
       }
       if (!any) break;
       for (unsigned o = 0; o < n_out; ++o) {
-        std::uint64_t* by = &picked_by_[static_cast<std::size_t>(o) * in_words_];
+        std::uint64_t* by = &picked_by[static_cast<std::size_t>(o) * in_words_];
         bool some = false;
         for (unsigned w = 0; w < in_words_ && !some; ++w) some = by[w] != 0;
         if (!some) continue;
@@ -121,7 +123,7 @@ class SeparableAllocator final : public Allocator {
         if (in_words_ == 1) by[0] = 0;  // without a call to memset
         else for (unsigned w = 0; w < in_words_; ++w) by[w] = 0;
         grant[i] = static_cast<int>(o);
-        free_outputs_[o / 64] &= ~(std::uint64_t{1} << (o % 64));
+        free_outputs[o / 64] &= ~(std::uint64_t{1} << (o % 64));
         ++grants;
         if (round == 0) {
           out_arb[o].update(i);
@@ -130,7 +132,7 @@ class SeparableAllocator final : public Allocator {
       }
       if (!options_.islip) {  // plain round-robin: a losing input's pointer moves too
         for (unsigned i = 0; i < n_in; ++i)
-          if (pick_[i] >= 0 && grant[i] != pick_[i]) in_arb[i].update(pick_[i]);
+          if (pick[i] >= 0 && grant[i] != pick[i]) in_arb[i].update(pick[i]);
       }
     }
     return grants;
@@ -143,10 +145,9 @@ class SeparableAllocator final : public Allocator {
   ArbiterBank output_arb_;
   unsigned inputs_ = 0, outputs_ = 0;
   unsigned in_words_ = 1, out_words_ = 1;
-  std::vector<std::uint64_t> picked_by_;     // per output: the inputs that picked it
-  std::vector<std::uint64_t> free_outputs_;  // outputs not yet granted this allocation
-  std::vector<std::uint64_t> masked_;        // one input's requests among the free outputs
-  std::vector<int> pick_;                    // per input: its arbiter's pick this round
+  // Its stages' wires (which inputs picked each output, the free outputs,
+  // one input's masked requests, each input's pick) are the thread's
+  // AllocationScratch (allocation_scratch.hpp).
 };
 
 }  // namespace icn

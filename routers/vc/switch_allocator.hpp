@@ -10,6 +10,7 @@
 
 #include "models/activity.hpp"
 #include "models/types.hpp"
+#include "routers/common/allocation_scratch.hpp"
 #include "routers/common/arbiter.hpp"
 #include "routers/common/arbiter_factory.hpp"
 #include "routers/vc/input_unit.hpp"
@@ -26,12 +27,8 @@ class SwitchAllocator {
   void resize(unsigned ports, unsigned vcs, const std::string& arbiter = "round_robin") {
     vc_arb_ = make_arbiters(arbiter, ports, vcs);
     port_arb_ = make_arbiters(arbiter, ports, ports);
-    picked_.assign(ports, -1);
+    ports_ = ports;
     words_ = mask_words(ports);
-    wanted_by_.assign(static_cast<std::size_t>(ports) * words_, 0);
-    wanted_.assign(words_, 0);
-    ready_.assign(ports, 0);
-    grant_.assign(ports, -1);
   }
   // The switch allocation stage: each input port offers its VCs that hold a
   // packet with an output VC, a flit that may leave in `now` and a credit for
@@ -41,7 +38,10 @@ class SwitchAllocator {
   template <class Granted>
   void allocate(Cycle now, const InputUnits& in, const OutputUnits& out, Granted&& granted) {
     const unsigned V = in.vcs();
-    const unsigned n = static_cast<unsigned>(ready_.size());
+    const unsigned n = ports_;
+    AllocationScratch& scratch = AllocationScratch::of_this_thread();
+    std::uint64_t* const ready_of = scratch_at_least<std::uint64_t>(scratch.ready, n, 0);
+    int* const grant = scratch_at_least(scratch.sw_grants, n, -1);
     bool any = false;
     for (unsigned p = 0; p < n; ++p) {
       std::uint64_t ready = 0;
@@ -55,13 +55,13 @@ class SwitchAllocator {
           ready |= std::uint64_t{1} << v;
         }
       }
-      ready_[p] = ready;
+      ready_of[p] = ready;
       any = any || ready != 0;
     }
     if (!any) return;
-    run(ready_.data(), [&](unsigned p, int v) { return in.state(p * V + v).out_port; }, grant_.data());
+    run(ready_of, [&](unsigned p, int v) { return in.state(p * V + v).out_port; }, grant);
     for (unsigned p = 0; p < n; ++p)
-      if (grant_[p] >= 0) granted(p, static_cast<unsigned>(grant_[p]));
+      if (grant[p] >= 0) granted(p, static_cast<unsigned>(grant[p]));
   }
 
   // ready[p]: VCs of input p that may traverse; out_of(p, vc) their output.
@@ -81,30 +81,34 @@ class SwitchAllocator {
   void run_with(std::vector<Arbiter>& vc_arb, std::vector<Arbiter>& port_arb, const std::uint64_t* ready, OutOf out_of,
                 int* grant) {
     const unsigned n = static_cast<unsigned>(vc_arb.size());
+    AllocationScratch& scratch = AllocationScratch::of_this_thread();
+    int* const picked = scratch_at_least(scratch.pick, n, -1);
+    std::uint64_t* const wanted_by = scratch_at_least<std::uint64_t>(scratch.picked_by, std::size_t{n} * words_, 0);
+    std::uint64_t* const wanted = scratch_at_least<std::uint64_t>(scratch.wanted, words_, 0);
     for (unsigned p = 0; p < n; ++p) {
       grant[p] = -1;
-      picked_[p] = ready[p] ? vc_arb[p].arbitrate(ready[p]) : -1;
-      if (picked_[p] < 0) continue;
+      picked[p] = ready[p] ? vc_arb[p].arbitrate(ready[p]) : -1;
+      if (picked[p] < 0) continue;
       input_activity_.record(static_cast<unsigned>(__builtin_popcountll(ready[p])));
-      const unsigned o = out_of(p, picked_[p]);
-      wanted_by_[static_cast<std::size_t>(o) * words_ + p / 64] |= std::uint64_t{1} << (p % 64);
-      wanted_[o / 64] |= std::uint64_t{1} << (o % 64);
+      const unsigned o = out_of(p, picked[p]);
+      wanted_by[static_cast<std::size_t>(o) * words_ + p / 64] |= std::uint64_t{1} << (p % 64);
+      wanted[o / 64] |= std::uint64_t{1} << (o % 64);
     }
     // Outputs in ascending order, each served once; their masks are cleared
     // for the next cycle as they are read.
     for (unsigned w = 0; w < words_; ++w) {
-      for (std::uint64_t m = wanted_[w]; m != 0; m &= m - 1) {
+      for (std::uint64_t m = wanted[w]; m != 0; m &= m - 1) {
         const unsigned o = w * 64 + static_cast<unsigned>(__builtin_ctzll(m));
-        std::uint64_t* by = &wanted_by_[static_cast<std::size_t>(o) * words_];
+        std::uint64_t* by = &wanted_by[static_cast<std::size_t>(o) * words_];
         ++output_decisions_;
         const int p = words_ == 1 ? port_arb[o].arbitrate(by[0]) : port_arb[o].arbitrate_words(by);
         if (words_ == 1) by[0] = 0;  // the common case, without a call to memset
         else for (unsigned k = 0; k < words_; ++k) by[k] = 0;
         port_arb[o].update(p);
-        vc_arb[p].update(picked_[p]);
-        grant[p] = picked_[p];
+        vc_arb[p].update(picked[p]);
+        grant[p] = picked[p];
       }
-      wanted_[w] = 0;
+      wanted[w] = 0;
     }
   }
 
@@ -112,12 +116,11 @@ class SwitchAllocator {
   std::uint64_t output_decisions_ = 0;
   ArbiterBank vc_arb_;    // per input port, over its VCs
   ArbiterBank port_arb_;  // per output port, over the input ports
-  std::vector<int> picked_;
+  unsigned ports_ = 0;
   unsigned words_ = 1;
-  std::vector<std::uint64_t> wanted_by_;  // per output: the input ports whose pick it is
-  std::vector<std::uint64_t> wanted_;     // outputs some input picked
-  std::vector<std::uint64_t> ready_;      // per input port: its VCs that may traverse this cycle
-  std::vector<int> grant_;                // per input port: the VC granted, or -1
+  // The stage's wires (each input port's ready VCs and pick, the input ports
+  // whose pick each output is, the grants) are the thread's
+  // AllocationScratch (routers/common/allocation_scratch.hpp).
 };
 
 }  // namespace icn::vc

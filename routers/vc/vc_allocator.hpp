@@ -11,6 +11,7 @@
 
 #include "models/activity.hpp"
 #include "models/types.hpp"
+#include "routers/common/allocation_scratch.hpp"
 #include "routers/common/arbiter.hpp"
 #include "routers/common/allocator_factory.hpp"
 #include "routers/vc/input_unit.hpp"
@@ -26,11 +27,9 @@ class VcAllocator {
   void resize(unsigned ports, unsigned vcs, const std::string& kind, const AllocatorOptions& o) {
     alloc_ = make_allocator(kind, ports * vcs, ports * vcs, o);
     words_ = alloc_->request_words();
-    requests.assign(static_cast<std::size_t>(ports) * vcs * words_, 0);
-    grants.assign(static_cast<std::size_t>(ports) * vcs, -1);
+    inputs_ = ports * vcs;
   }
   unsigned request_words() const { return words_; }
-  std::uint64_t* request(unsigned ivc) { return &requests[static_cast<std::size_t>(ivc) * words_]; }
 
   // The VC allocation stage: every input VC routed and waiting since at most
   // `now` requests the free output VCs its route allows on its routed port,
@@ -40,11 +39,14 @@ class VcAllocator {
   template <class Failed>
   void allocate(Cycle now, unsigned vc_alloc_delay, InputUnits& in, OutputUnits& out, Failed&& failed) {
     const unsigned V = in.vcs();
-    const unsigned n = static_cast<unsigned>(grants.size());
+    const unsigned n = inputs_;
+    AllocationScratch& scratch = AllocationScratch::of_this_thread();
+    std::uint64_t* const requests = scratch_at_least<std::uint64_t>(scratch.requests, std::size_t{n} * words_, 0);
+    int* const grants = scratch_at_least(scratch.vc_grants, n, -1);
     bool any = false;
     for (unsigned i = 0; i < n; ++i) {
       const InputUnits::VcState& s = in.state(i);
-      std::uint64_t* req = request(i);
+      std::uint64_t* req = &requests[static_cast<std::size_t>(i) * words_];
       if (words_ == 1) req[0] = 0;  // the common case, without a call to memset
       else for (unsigned w = 0; w < words_; ++w) req[w] = 0;
       if (s.stage != InputUnits::Stage::kVcAlloc || s.next > now) continue;
@@ -53,7 +55,7 @@ class VcAllocator {
       for (unsigned w = 0; w < words_; ++w) any = any || req[w] != 0;
     }
     if (!any) return;
-    run();
+    alloc_->allocate(requests, grants);
     for (unsigned i = 0; i < n; ++i) {
       const int g = grants[i];
       if (g < 0) continue;
@@ -63,15 +65,15 @@ class VcAllocator {
     }
   }
 
-  unsigned run() { return alloc_->allocate(requests.data(), grants.data()); }
   const ArbiterActivity& input_activity() const { return alloc_->input_activity(); }
   ArbiterActivity output_activity() const { return alloc_->output_activity(); }
-  std::vector<std::uint64_t> requests;
-  std::vector<int> grants;
 
  private:
   std::unique_ptr<Allocator> alloc_;
   unsigned words_ = 1;
+  unsigned inputs_ = 0;
+  // Its requests and grants are the thread's AllocationScratch
+  // (routers/common/allocation_scratch.hpp): they live for one allocation.
 };
 
 }  // namespace icn::vc

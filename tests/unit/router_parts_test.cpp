@@ -5,9 +5,11 @@
 
 #include <map>
 #include <stdexcept>
+#include <thread>
 #include <string>
 #include <vector>
 
+#include "models/rng.hpp"
 #include "routers/common/allocator_factory.hpp"
 #include "routers/common/arbiter.hpp"
 #include "routers/common/arbiter_factory.hpp"
@@ -104,6 +106,69 @@ TEST(SeparableAllocator, GrantsAreAMatchingAndISlipIterationsMakeItMaximal) {
     rr.allocate(req.data(), g.data());
     check_matching(req, g, false);
   }
+}
+
+// The allocators' wires (routers/common/allocation_scratch.hpp) are one set
+// per thread, shared by every allocator the thread runs. A wide separable
+// allocator (70 x 70: two-word masks, three iSLIP rounds) and a switch
+// allocator (5 ports x 2 VCs) taking turns in one thread must decide exactly
+// as each does alone in a thread of its own, from the same requests.
+TEST(SeparableAllocator, AllocatorsSharingAThreadsWiresDecideAsIfAlone) {
+  constexpr unsigned kWide = 70, kPorts = 5, kRounds = 300;
+  struct Pair {
+    SeparableAllocator wide{kWide, kWide, {true, 3}};
+    vc::SwitchAllocator sw;
+    Pair() { sw.resize(kPorts, 2); }
+  };
+  // Round r's requests, the same in every thread.
+  auto wide_requests = [](unsigned r) {
+    Rng rng(7, r);
+    std::vector<std::uint64_t> req(kWide * 2, 0);
+    for (unsigned i = 0; i < kWide; ++i)
+      for (unsigned o = 0; o < kWide; ++o)
+        if (rng.uniform() < 0.05) req[i * 2 + o / 64] |= std::uint64_t{1} << (o % 64);
+    return req;
+  };
+  auto switch_ready = [](unsigned r, std::uint64_t* ready) {
+    Rng rng(11, r);
+    for (unsigned p = 0; p < kPorts; ++p) ready[p] = rng.next() & 3u;
+  };
+  auto out_of = [](unsigned p, int v) { return (p * 3 + static_cast<unsigned>(v)) % kPorts; };
+  // Runs the wide allocator, the switch allocator or both in turn, each in a
+  // fresh thread; returns every grant in order.
+  auto run = [&](bool wide, bool sw) {
+    std::vector<int> grants;
+    std::thread t([&] {
+      Pair x;
+      for (unsigned r = 0; r < kRounds; ++r) {
+        if (wide) {
+          std::vector<int> g(kWide);
+          x.wide.allocate(wide_requests(r).data(), g.data());
+          grants.insert(grants.end(), g.begin(), g.end());
+        }
+        if (sw) {
+          std::uint64_t ready[kPorts];
+          int g[kPorts];
+          switch_ready(r, ready);
+          x.sw.run(ready, out_of, g);
+          grants.insert(grants.end(), g, g + kPorts);
+        }
+      }
+    });
+    t.join();
+    return grants;
+  };
+  const std::vector<int> wide_alone = run(true, false), switch_alone = run(false, true), both = run(true, true);
+  ASSERT_EQ(both.size(), wide_alone.size() + switch_alone.size());
+  std::size_t w = 0, s = 0, granted = 0;
+  for (unsigned r = 0; r < kRounds; ++r) {
+    for (unsigned i = 0; i < kWide; ++i, ++w) {
+      ASSERT_EQ(both[w + s], wide_alone[w]) << "round " << r << ", wide input " << i;
+      granted += wide_alone[w] >= 0;
+    }
+    for (unsigned p = 0; p < kPorts; ++p, ++s) ASSERT_EQ(both[w + s], switch_alone[s]) << "round " << r << ", port " << p;
+  }
+  EXPECT_GT(granted, kRounds * 20u);  // the wide allocator was busy: nearly every input asks each round
 }
 
 TEST(SeparableAllocator, ContendingInputsShareAnOutputFairly) {
