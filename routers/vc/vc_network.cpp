@@ -244,7 +244,9 @@ void VcNetwork::trace(WaveformTracer& tracer, const std::string& prefix) {
         });
     }
   for (unsigned r = 0; r < topo_.routers(); ++r) {
-    const VcRouter* rt = routers_[r].get();
+    VcRouter* const writable = routers_[r].get();
+    if (writable != nullptr) writable->record_grants();
+    const VcRouter* rt = writable;
     for (unsigned p = 0; p < topo_.ports(r); ++p) {
       const std::string base = prefix + "." + topo_.router_name(r) + "." + topo_.port_name(r, p);
       const std::string label = topo_.router_name(r) + "/" + topo_.port_name(r, p);

@@ -19,9 +19,16 @@ VcRouter::VcRouter(const char* network, unsigned id, const VcTopology& topo, con
   vc_alloc_.resize(ports_, params.vcs, params.vc_allocator, AllocatorOptions{params.alloc_iterations, params.vc_arbiter});
   sw_alloc_.resize(ports_, params.vcs, params.sw_arbiter);
   crossbar_.resize(ports_, params.sw_alloc_delay - 1 + params.st_delay);
-  grant_cycle_.assign(ports_, kNever);
-  grant_input_.assign(ports_, 0);
   all_vcs_ = params.vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << params.vcs) - 1;
+}
+
+void VcRouter::record_grants() {
+  if (!grants_) grants_ = std::make_unique<Grant[]>(ports_);
+}
+
+unsigned VcRouter::switch_grant(unsigned port, Cycle t) const {
+  if (!grants_) throw std::logic_error(name() + ": switch grants are kept only after record_grants()");
+  return grants_[port].cycle == t ? grants_[port].input + 1u : 0u;
 }
 
 std::string VcRouter::name() const { return std::string(network_) + "." + topo_.router_name(id_); }
@@ -83,7 +90,7 @@ Cycle VcRouter::tick(Cycle now) {
     for (unsigned p = 0; p < ports_; ++p)
       if (links_[p].in) read_input(p, now);
   }
-  if (clocked || buffered_ != 0) ++activity_.clocked_cycles;
+  if (clocked || buffered_ != 0) ++counts_.clocked_cycles;
   // Switch traversal: flits granted the switch earlier leave on their links.
   crossbar_.leave(now, [&](unsigned p, const Flit& f) {
     links_[p].out->send(now, f);
@@ -103,7 +110,7 @@ Cycle VcRouter::tick(Cycle now) {
 void VcRouter::read_input(unsigned p, Cycle now) {
   links_[p].in->receive(now, [&](const Flit& f) {
     inputs_.write(p * params_.vcs + f.vc, f, now);
-    ++activity_.buffer_writes;
+    ++counts_.buffer_writes;
     ++buffered_;
   });
 }
@@ -113,9 +120,9 @@ void VcRouter::read_input(unsigned p, Cycle now) {
 RouteChoice VcRouter::route(unsigned p, const Flit& head) {
   const Packet& pkt = pool_[head.packet];
   const RouteChoice r = topo_.route(id_, p, pkt.src, pkt.dst, rng_);
-  if (!failed_outputs_.empty()) {
-    if (output_failed(r.port)) ++failed_requests_[r.port];
-    if (r.has_alt && output_failed(r.alt_port)) ++failed_requests_[r.alt_port];
+  if (failed_ != nullptr) {
+    if (output_failed(r.port)) ++failed_->requests[r.port];
+    if (r.has_alt && output_failed(r.alt_port)) ++failed_->requests[r.alt_port];
   }
   return r;
 }
@@ -125,7 +132,7 @@ void VcRouter::traverse(unsigned p, unsigned v, Cycle now) {
   const InputUnits::VcState& s = inputs_.state(ivc);
   Flit f = inputs_.pop(ivc).flit;
   --buffered_;
-  ++activity_.buffer_reads;
+  ++counts_.buffer_reads;
   links_[p].credit_out->send(now, Credit{static_cast<std::uint8_t>(v)});  // the entry is free again
   outputs_.consume(s.out_port, s.out_vc);
   if (f.head()) {
@@ -146,10 +153,9 @@ void VcRouter::traverse(unsigned p, unsigned v, Cycle now) {
       }
   }
   f.vc = s.out_vc;
-  grant_cycle_[s.out_port] = now;
-  grant_input_[s.out_port] = static_cast<std::uint16_t>(p);
+  if (grants_) grants_[s.out_port] = Grant{now, static_cast<std::uint16_t>(p)};
   crossbar_.traverse(s.out_port, now, f);
-  ++activity_.crossbar;
+  ++counts_.crossbar;
   inputs_.times(ivc).waiting_since = now;
   if (f.tail()) {
     outputs_.release(s.out_port, s.out_vc);
@@ -172,9 +178,12 @@ void VcRouter::record_stages(PacketStages& st, const InputUnits::VcTimes& t, Cyc
 
 void VcRouter::fail_output(unsigned port) {
   outputs_.reset_credits(port, 0);
-  if (failed_outputs_.empty()) failed_outputs_.assign(mask_words(ports_), 0);
-  failed_outputs_[port / 64] |= std::uint64_t{1} << (port % 64);
-  failed_requests_.resize(ports_, 0);
+  if (failed_ == nullptr) {
+    failed_ = std::make_unique<Failures>();
+    failed_->outputs.assign(mask_words(ports_), 0);
+    failed_->requests.assign(ports_, 0);
+  }
+  failed_->outputs[port / 64] |= std::uint64_t{1} << (port % 64);
 }
 
 bool VcRouter::waits_on_failed(unsigned port, unsigned vc) const {

@@ -11,6 +11,7 @@
 
 #include <systemc>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -82,16 +83,21 @@ class VcRouter : public Clocked {
   unsigned input_flits(unsigned port, unsigned vc) const { return inputs_.size(port * params_.vcs + vc); }
   // Credits held for the downstream VC behind output `port`.
   unsigned output_credits(unsigned port, unsigned vc) const { return outputs_.credits(port, vc); }
+  // Keep each output's last switch grant, for switch_grant(): the waveform
+  // asks before the run. Other runs keep nothing (16 bytes a port).
+  void record_grants();
   // The switch allocator's grant for output `port` in cycle t: the input
   // port whose flit won it, plus one; 0 if none did (waveforms).
-  unsigned switch_grant(unsigned port, Cycle t) const {
-    return grant_cycle_[port] == t ? grant_input_[port] + 1u : 0u;
-  }
+  unsigned switch_grant(unsigned port, Cycle t) const;
   const FlitLink* out_link(unsigned port) const { return links_[port].out; }
   unsigned buffered() const { return buffered_; }
   // What the router's blocks did (models/activity.hpp; docs/energy.md).
   RouterActivity activity() const {
-    RouterActivity a = activity_;
+    RouterActivity a;
+    a.clocked_cycles = counts_.clocked_cycles;
+    a.buffer_writes = counts_.buffer_writes;
+    a.buffer_reads = counts_.buffer_reads;
+    a.crossbar = counts_.crossbar;
     a.sw_input = sw_alloc_.input_activity();
     a.sw_output = sw_alloc_.output_activity();
     a.vc_input = vc_alloc_.input_activity();
@@ -102,14 +108,14 @@ class VcRouter : public Clocked {
   // carries a flit; with no credits for it, nothing is ever granted to it.
   void fail_output(unsigned port);
   bool output_failed(unsigned port) const {
-    return !failed_outputs_.empty() && ((failed_outputs_[port / 64] >> (port % 64)) & 1u) != 0;
+    return failed_ != nullptr && ((failed_->outputs[port / 64] >> (port % 64)) & 1u) != 0;
   }
   // The input VC (port, vc) holds a packet whose next hop is a failed link.
   bool waits_on_failed(unsigned port, unsigned vc) const;
   // Packets whose route asked for the failed output `port` (as their route
   // or as an adaptive alternative): what the link would have carried.
   std::uint64_t failed_output_requests(unsigned port) const {
-    return port < failed_requests_.size() ? failed_requests_[port] : 0;
+    return failed_ != nullptr && port < failed_->requests.size() ? failed_->requests[port] : 0;
   }
   // Heads leaving this router add their stage cycles here.
   void set_stage_log(StageLog* log) { stages_ = log; }
@@ -163,19 +169,31 @@ class VcRouter : public Clocked {
   Arrivals arrivals_;
   bool use_mask_ = true;
   unsigned buffered_ = 0;       // flits in the input buffers
-  RouterActivity activity_;     // clocked cycles, buffer writes and reads, crossbar traversals
+  struct Counts {               // what activity() reports beside the allocators' own counts
+    std::uint64_t clocked_cycles = 0;
+    std::uint64_t buffer_writes = 0;
+    std::uint64_t buffer_reads = 0;
+    std::uint64_t crossbar = 0;
+  };
+  Counts counts_;
   std::vector<PortLinks> links_;
   InputUnits inputs_;
   OutputUnits outputs_;
   SwitchAllocator sw_alloc_;
   Crossbar crossbar_;
-  std::vector<Cycle> grant_cycle_;          // per output: the last cycle it was granted ...
-  std::vector<std::uint16_t> grant_input_;  // ... and to which input port
+  struct Grant {                            // per output: the last cycle it was granted ...
+    Cycle cycle = kNever;
+    std::uint16_t input = 0;                // ... and to which input port
+  };
+  std::unique_ptr<Grant[]> grants_;         // null unless record_grants() was called
   VcAllocator vc_alloc_;
   StageLog* stages_ = nullptr;
   PacketFollower* follower_ = nullptr;  // outputs.trace_packet: null unless packets are followed
-  std::vector<std::uint64_t> failed_outputs_;  // bit p: output p's link has failed (empty: none has)
-  std::vector<std::uint64_t> failed_requests_;  // per output: packets routed to it while failed (empty: none failed)
+  struct Failures {                     // network.failed_links: only a router with a failed output has them
+    std::vector<std::uint64_t> outputs;  // bit p: output p's link has failed
+    std::vector<std::uint64_t> requests; // per output: packets routed to it while failed
+  };
+  std::unique_ptr<Failures> failed_;
   std::uint64_t all_vcs_ = 0;                  // mask of every VC
 };
 
