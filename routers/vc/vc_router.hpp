@@ -68,8 +68,8 @@ class VcRouter : public Clocked {
                unsigned downstream_depth);
 
   Cycle tick(Cycle now) override;
-  // Loads what a busy cycle reads: the router's own fields, its input links
-  // and its blocks' arrays (each its own heap block).
+  // Loads what a busy cycle reads: the router's own fields, its input links,
+  // its credit links both ways and its blocks' arrays (each its own heap block).
   void prefetch() const override;
   std::string name() const;
   std::string block_name() const override { return name(); }
