@@ -63,72 +63,62 @@ namespace link_detail {
 
 template <class T>
 struct HeapRows {
-  // A row in one word: the cycle it holds (its stamp) in the upper 48 bits,
-  // then whether the receiver read it, then its item count (15 bits). Every
-  // link of a 128x128 mesh is about a cache line smaller than with a stamp,
-  // a count and a flag of their own (docs/performance.md).
-  using Row = std::uint64_t;
-  static constexpr unsigned kStampShift = 16;
-  static constexpr Row kReadBit = Row{1} << 15;
-  static constexpr Row kCountMask = kReadBit - 1;
-  static constexpr Cycle kLastStamp = (Cycle{1} << (64 - kStampShift)) - 2;  // all ones: no cycle
-  static constexpr Row kEmpty = ~Row{0};
-  static Cycle stamp_of(Row r) { return r >> kStampShift; }
+  struct Row {
+    Cycle stamp = kNever;
+    std::uint32_t count = 0;
+    std::uint32_t read = 0;  // the receiver read this row (checked on strict links)
+  };
   // Rows on the heap, except for the commonest links (width 1, latency 1;
   // and for items of a byte or two, such as a credit, latency up to 3): their
   // rows and slots live inline, so reading or writing one touches the link
   // object alone (one cache miss instead of three in a big network).
   // preset=booksim's credit links take 2 cycles.
   static constexpr unsigned kInlineRows = sizeof(T) <= 2 ? 4 : 2;
+  bool small = false;
+  bool strict = false;  // reusing a row nobody read is a model error
+  std::uint32_t width = 1;
+  std::uint32_t latency = 1;
+  Cycle mask = 1;
   Row small_rows[kInlineRows];
   T small_slots[kInlineRows]{};
   std::unique_ptr<Row[]> heap_rows;
   std::unique_ptr<T[]> heap_slots;
-  std::uint32_t mask = 1;
-  std::uint32_t latency = 1;
-  std::uint16_t width = 1;
-  bool small = false;
-  bool strict = false;  // reusing a row nobody read is a model error
 
   void shape(unsigned w, unsigned l) {
     if (w < 1 || l < 1) throw std::invalid_argument("link: width and latency must be >= 1");
-    if (w > kCountMask) throw std::invalid_argument("link: width must be <= " + std::to_string(kCountMask));
-    if (l > (1u << 30)) throw std::invalid_argument("link: latency must be <= 2^30");
-    width = static_cast<std::uint16_t>(w);
+    width = w;
     latency = l;
-    std::uint32_t n = 2;  // a power of two > latency, so a cycle maps to its row by a mask
+    Cycle n = 2;  // a power of two > latency, so a cycle maps to its row by a mask
     while (n < l + 1u) n *= 2;
     mask = n - 1;
     small = w == 1 && n <= kInlineRows;
-    for (Row& r : small_rows) r = kEmpty;
+    for (Row& r : small_rows) r = Row{};
     heap_rows = small ? nullptr : std::make_unique<Row[]>(n);
-    if (!small)
-      for (std::uint32_t i = 0; i < n; ++i) heap_rows[i] = kEmpty;
-    heap_slots = small ? nullptr : std::make_unique<T[]>(static_cast<std::size_t>(n) * w);
+    heap_slots = small ? nullptr : std::make_unique<T[]>(n * w);
   }
   Row* rows() { return small ? small_rows : heap_rows.get(); }
   const Row* rows() const { return small ? small_rows : heap_rows.get(); }
   T* slots() { return small ? small_slots : heap_slots.get(); }
   const T* slots() const { return small ? small_slots : heap_slots.get(); }
   std::uint32_t count(Cycle t) const {
-    const Row r = rows()[t & mask];
-    return stamp_of(r) == t ? static_cast<std::uint32_t>(r & kCountMask) : 0;
+    const Row& r = rows()[t & mask];
+    return r.stamp == t ? r.count : 0;
   }
   const T* row(Cycle t) const { return &slots()[(t & mask) * width]; }
-  void mark_read(Cycle t) { rows()[t & mask] |= kReadBit; }
+  void mark_read(Cycle t) { rows()[t & mask].read = 1; }
   // Appends to the row of cycle t; returns true if it was the row's first item.
   bool append(Cycle t, const T& item) {
     Row& r = rows()[t & mask];
-    const bool first = stamp_of(r) != t;
+    const bool first = r.stamp != t;
     if (first) {
-      if (t > kLastStamp) throw std::logic_error("link: cycle " + std::to_string(t) + " is beyond the links' 2^48 cycles");
-      if (strict && r != kEmpty && (r & kCountMask) != 0 && (r & kReadBit) == 0)
-        throw std::logic_error("link: the receiver did not read the items of cycle " + std::to_string(stamp_of(r)));
-      r = t << kStampShift;
+      if (strict && r.count != 0 && r.read == 0)
+        throw std::logic_error("link: the receiver did not read the items of cycle " + std::to_string(r.stamp));
+      r.stamp = t;
+      r.count = 0;
+      r.read = 0;
     }
-    if ((r & kCountMask) == width) throw std::logic_error("link: more items than physical links in one cycle");
-    slots()[(t & mask) * width + (r & kCountMask)] = item;
-    ++r;
+    if (r.count == width) throw std::logic_error("link: more items than physical links in one cycle");
+    slots()[(t & mask) * width + r.count++] = item;
     return first;
   }
 };

@@ -313,9 +313,9 @@ std::unique_ptr<ExperimentSetup> configure_vc_synthetic(Config& cfg, VcNetworkSp
 
 // The resource guard's estimate. Calibrated with the results' peak RSS
 // (VmHWM, release build, light load so the injection queues stay short): 11 MB
-// for the program, about 4.75 KB per node (router, NIC, processing element,
-// links; session 44: 8x8 13 MB, 32x32 18 MB, 64x64 34 MB, 100x100 66 MB,
-// 128x128 100 MB, 16^3 38 MB) and 16.5 bytes per buffered flit slot
+// for the program, about 4.9 KB per node (router, NIC, processing element,
+// links; session 44: 8x8 13 MB, 32x32 18 MB, 64x64 35 MB, 100x100 67 MB,
+// 128x128 103 MB, 16^3 39 MB) and 16.5 bytes per buffered flit slot
 // (ports x VCs x depth per router: 64x64 with 8 VCs x 64 flits 244 MB, with
 // 9 x 1024 3.0 GB). Packets waiting in the unbounded injection queues are not
 // counted: beyond saturation they grow until the latency threshold stops the
@@ -334,7 +334,7 @@ ResourceEstimate VcSyntheticSetup::estimate() const {
     ports = total / nodes;
   }
   const double slots = ports * s.net.router.vcs * s.net.router.buffer_depth;
-  e.memory_bytes = 11e6 + nodes * (4.75e3 + 16.5 * slots) + 2.0 * sizeof(TraceEntry) * double(traffic.trace.size());
+  e.memory_bytes = 11e6 + nodes * (4.9e3 + 16.5 * slots) + 2.0 * sizeof(TraceEntry) * double(traffic.trace.size());
   e.what = std::to_string(static_cast<std::uint64_t>(nodes)) + " routers with " +
            std::to_string(static_cast<std::uint64_t>(slots)) + " flit buffer slots each";
   // The fixed window (or the trace's last packet) must be simulated whole.
