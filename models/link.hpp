@@ -63,52 +63,71 @@ namespace link_detail {
 
 template <class T>
 struct HeapRows {
+  // A row on the heap: the cycle it holds, its items and the receiver's read.
   struct Row {
     Cycle stamp = kNever;
     std::uint32_t count = 0;
     std::uint32_t read = 0;  // the receiver read this row (checked on strict links)
   };
-  // Rows on the heap, except for the commonest links (width 1, latency 1;
-  // and for items of a byte or two, such as a credit, latency up to 3): their
-  // rows and slots live inline, so reading or writing one touches the link
-  // object alone (one cache miss instead of three in a big network).
-  // preset=booksim's credit links take 2 cycles.
+  // The commonest links (width 1, latency 1; and for items of a byte or two,
+  // such as a credit, latency up to 3) keep their rows inline, so reading or
+  // writing one touches the link object alone (one cache miss instead of
+  // three in a big network). preset=booksim's credit links take 2 cycles.
+  // An inline row is one word: the cycle it holds, with the receiver's read
+  // in the top bit; its count is 1 when the cycle matches (width 1). Cycles
+  // stay far below 2^63 (run.max_cycles allows 2^50); an empty row holds
+  // kNever, read.
   static constexpr unsigned kInlineRows = sizeof(T) <= 2 ? 4 : 2;
+  static constexpr Cycle kRead = Cycle{1} << 63;
   bool small = false;
   bool strict = false;  // reusing a row nobody read is a model error
   std::uint32_t width = 1;
   std::uint32_t latency = 1;
-  Cycle mask = 1;
-  Row small_rows[kInlineRows];
+  std::uint32_t mask = 1;
+  Cycle small_stamps[kInlineRows];
   T small_slots[kInlineRows]{};
   std::unique_ptr<Row[]> heap_rows;
   std::unique_ptr<T[]> heap_slots;
 
   void shape(unsigned w, unsigned l) {
     if (w < 1 || l < 1) throw std::invalid_argument("link: width and latency must be >= 1");
+    if (l > (1u << 31)) throw std::invalid_argument("link: latency must be <= 2^31");
     width = w;
     latency = l;
-    Cycle n = 2;  // a power of two > latency, so a cycle maps to its row by a mask
+    std::uint32_t n = 2;  // a power of two > latency, so a cycle maps to its row by a mask
     while (n < l + 1u) n *= 2;
     mask = n - 1;
     small = w == 1 && n <= kInlineRows;
-    for (Row& r : small_rows) r = Row{};
+    for (Cycle& s : small_stamps) s = kNever;
     heap_rows = small ? nullptr : std::make_unique<Row[]>(n);
-    heap_slots = small ? nullptr : std::make_unique<T[]>(n * w);
+    heap_slots = small ? nullptr : std::make_unique<T[]>(static_cast<std::size_t>(n) * w);
   }
-  Row* rows() { return small ? small_rows : heap_rows.get(); }
-  const Row* rows() const { return small ? small_rows : heap_rows.get(); }
-  T* slots() { return small ? small_slots : heap_slots.get(); }
-  const T* slots() const { return small ? small_slots : heap_slots.get(); }
   std::uint32_t count(Cycle t) const {
-    const Row& r = rows()[t & mask];
+    assert(t < kRead - 1);
+    if (small) return (small_stamps[t & mask] & ~kRead) == t ? 1u : 0u;
+    const Row& r = heap_rows[t & mask];
     return r.stamp == t ? r.count : 0;
   }
-  const T* row(Cycle t) const { return &slots()[(t & mask) * width]; }
-  void mark_read(Cycle t) { rows()[t & mask].read = 1; }
+  const T* row(Cycle t) const {
+    return small ? &small_slots[t & mask] : &heap_slots[static_cast<std::size_t>(t & mask) * width];
+  }
+  void mark_read(Cycle t) {
+    if (small) small_stamps[t & mask] |= kRead;
+    else heap_rows[t & mask].read = 1;
+  }
   // Appends to the row of cycle t; returns true if it was the row's first item.
   bool append(Cycle t, const T& item) {
-    Row& r = rows()[t & mask];
+    assert(t < kRead - 1);
+    if (small) {
+      Cycle& stamp = small_stamps[t & mask];
+      if ((stamp & ~kRead) == t) throw std::logic_error("link: more items than physical links in one cycle");
+      if (strict && (stamp & kRead) == 0)
+        throw std::logic_error("link: the receiver did not read the items of cycle " + std::to_string(stamp));
+      stamp = t;
+      small_slots[t & mask] = item;
+      return true;
+    }
+    Row& r = heap_rows[t & mask];
     const bool first = r.stamp != t;
     if (first) {
       if (strict && r.count != 0 && r.read == 0)
@@ -118,7 +137,7 @@ struct HeapRows {
       r.read = 0;
     }
     if (r.count == width) throw std::logic_error("link: more items than physical links in one cycle");
-    slots()[(t & mask) * width + r.count++] = item;
+    heap_slots[static_cast<std::size_t>(t & mask) * width + r.count++] = item;
     return first;
   }
 };
