@@ -23,6 +23,7 @@ namespace icn {
 // A bound against absurd sizes only (the masks grow as n and a matrix arbiter
 // as n^2 bits); no hardware built here comes near it.
 inline constexpr unsigned kMaxArbiterInputs = 1u << 16;
+static_assert(kMaxArbiterInputs - 1 <= 0xffff, "RoundRobinArbiter keeps n - 1 in 16 bits");
 
 inline void check_arbiter_size(unsigned n) {
   if (n < 1 || n > kMaxArbiterInputs)
@@ -50,7 +51,7 @@ class RoundRobinArbiter {
   explicit RoundRobinArbiter(unsigned n = 1) { resize(n); }
   void resize(unsigned n) {
     check_arbiter_size(n);
-    n_ = n;
+    last_ = static_cast<std::uint16_t>(n - 1);
     pointer_ = 0;
   }
   // n <= 64.
@@ -62,7 +63,7 @@ class RoundRobinArbiter {
   }
   // Any n: `requests` holds mask_words(n) words.
   int arbitrate_words(const std::uint64_t* requests) const {
-    const unsigned words = mask_words(n_);
+    const unsigned words = mask_words(size());
     if (words == 1) return arbitrate(requests[0]);
     const unsigned w0 = pointer_ / 64;
     const std::uint64_t first = requests[w0] & (~std::uint64_t{0} << (pointer_ % 64));
@@ -74,15 +75,16 @@ class RoundRobinArbiter {
     return -1;
   }
   void update(int winner) {
-    const unsigned next = static_cast<unsigned>(winner) + 1;
-    pointer_ = next == n_ ? 0 : next;
+    pointer_ = static_cast<unsigned>(winner) == last_ ? 0 : static_cast<std::uint16_t>(winner + 1);
   }
   unsigned pointer() const { return pointer_; }
-  unsigned size() const { return n_; }
+  unsigned size() const { return last_ + 1u; }
 
  private:
-  unsigned n_ = 1;
-  unsigned pointer_ = 0;
+  // 4 bytes: a router has dozens (check_arbiter_size: n <= 2^16, so n - 1 and
+  // the pointer fit 16 bits).
+  std::uint16_t last_ = 0;     // n - 1
+  std::uint16_t pointer_ = 0;  // the requester with the highest priority
 };
 
 // Matrix arbiter: a bit per pair (i, j) says i beats j; the winner is the

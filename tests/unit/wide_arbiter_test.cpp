@@ -155,6 +155,26 @@ TEST_P(WideArbiter, SeparableAllocatorGrantsAMatchingThatIterationsMakeMaximal) 
 
 INSTANTIATE_TEST_SUITE_P(Sizes, WideArbiter, testing::Values(65u, 130u, 300u));
 
+// The largest arbiter check_arbiter_size allows (2^16 requesters; the
+// round-robin arbiter keeps n - 1 and its pointer in 16 bits each): the
+// last requester is served, then the pointer wraps to the first.
+TEST(WideArbiter, RoundRobinOfTheLargestSizeWrapsAtItsLastRequester) {
+  const unsigned n = kMaxArbiterInputs;
+  RoundRobinArbiter arb(n);
+  EXPECT_EQ(arb.size(), 65536u);
+  std::vector<bool> req(n, false);
+  req[0] = req[n - 2] = req[n - 1] = true;
+  auto words = to_words(req);
+  EXPECT_EQ(arb.arbitrate_words(words.data()), 0);
+  arb.update(n - 2);
+  EXPECT_EQ(arb.pointer(), n - 1);
+  EXPECT_EQ(arb.arbitrate_words(words.data()), static_cast<int>(n - 1));
+  arb.update(n - 1);
+  EXPECT_EQ(arb.pointer(), 0u);
+  EXPECT_EQ(arb.arbitrate_words(words.data()), 0);
+  EXPECT_THROW(RoundRobinArbiter(n + 1), std::invalid_argument);
+}
+
 TEST(WideArbiter, OneWordAndMultiWordPathsAgreeUpTo64) {
   for (unsigned n : {1u, 5u, 63u, 64u}) {
     RoundRobinArbiter a(n), b(n);
