@@ -19,8 +19,8 @@ inline void prefetch_lines(const void* from, std::size_t bytes) {
 }
 
 // A vector's elements (its heap block; the vector object itself is the caller's).
-template <class T>
-void prefetch_elements(const std::vector<T>& v) {
+template <class T, class Allocator>
+void prefetch_elements(const std::vector<T, Allocator>& v) {
   if (!v.empty()) prefetch_lines(v.data(), v.size() * sizeof(T));
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
+#include <stdexcept>
 #include <vector>
 
 #include "models/prefetch.hpp"
@@ -14,9 +16,15 @@ namespace icn::vc {
 // Crossbar: a flit granted the switch in cycle t reaches its output link in
 // cycle t + sw_alloc_delay - 1 + st_delay (switch traversal). One flit per
 // output per cycle, so a ring of a power of two > delay slots per output
-// suffices (a cycle finds its slot by a mask).
+// suffices (a cycle finds its slot by a mask). A slot holds its flit and a
+// full bit, not the cycle it is due: the router is evaluated in every cycle
+// while a flit is in the crossbar (busy()), so each flit leaves, and empties
+// its slot, in its due cycle, and a full slot in the slot of `now` is due now
+// (the slots of the cycles now .. now + delay are all distinct).
 class Crossbar {
  public:
+  // Its ring comes from `arena` (the network's ElaborationArena, or the heap).
+  explicit Crossbar(std::pmr::memory_resource* arena = std::pmr::get_default_resource()) : ring_(arena) {}
   void resize(unsigned ports, unsigned delay) {
     delay_ = delay;
     slots_ = 2;
@@ -29,8 +37,11 @@ class Crossbar {
   void traverse(unsigned out, Cycle granted, const Flit& f) {
     const Cycle due = granted + delay_;
     Slot& s = ring_[static_cast<std::size_t>(out) * slots_ + (due & (slots_ - 1))];
-    s.due = due;
-    s.flit = f;
+    if (s.full) throw std::logic_error("crossbar: two flits for one output in one cycle");
+    s.packet = f.packet;
+    s.vc = f.vc;
+    s.bits = f.bits;
+    s.full = true;
     ++pending_;
   }
   // Calls send(out, flit) for every flit leaving in cycle `now`, by output.
@@ -39,10 +50,15 @@ class Crossbar {
     if (pending_ == 0) return;
     const unsigned slot = static_cast<unsigned>(now & (slots_ - 1));
     for (unsigned out = 0; out < ports_; ++out) {
-      const Slot& s = ring_[static_cast<std::size_t>(out) * slots_ + slot];
-      if (s.due != now) continue;
+      Slot& s = ring_[static_cast<std::size_t>(out) * slots_ + slot];
+      if (!s.full) continue;
+      s.full = false;
       --pending_;
-      send(out, s.flit);
+      Flit f;
+      f.packet = s.packet;
+      f.vc = s.vc;
+      f.bits = s.bits;
+      send(out, f);
       if (pending_ == 0) return;
     }
   }
@@ -50,10 +66,14 @@ class Crossbar {
   bool busy() const { return pending_ != 0; }
 
  private:
-  struct Slot {
-    Cycle due = kNever;
-    Flit flit;
+  struct Slot {  // a flit's fields and, in its spare byte, the full bit
+    PacketId packet = kNoPacket;
+    std::uint8_t vc = 0;
+    std::uint8_t bits = 0;
+    bool full = false;
   };
+  static_assert(sizeof(Slot) == sizeof(Flit) && sizeof(Flit) == sizeof(PacketId) + 4,
+                "a crossbar slot copies a flit's packet, vc and bits: copy any new field of Flit too");
  public:
   void prefetch() const { prefetch_elements(ring_); }  // Clocked::prefetch
 
@@ -62,7 +82,7 @@ class Crossbar {
   unsigned slots_ = 2;
   unsigned ports_ = 0;
   unsigned pending_ = 0;
-  std::vector<Slot> ring_;
+  std::pmr::vector<Slot> ring_;
 };
 
 }  // namespace icn::vc

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ struct BufferedFlit {
 // allocation -> active).
 class InputUnits {
  public:
+  // Its arrays come from `arena` (the network's ElaborationArena, or the heap).
+  explicit InputUnits(std::pmr::memory_resource* arena = std::pmr::get_default_resource())
+      : state_(arena), port_flits_(arena), slots_(arena), times_(arena) {}
   enum class Stage : std::uint8_t { kIdle, kRouting, kVcAlloc, kActive };
   // The stages by name, in the enum's order (the waveform's vc_state filter).
   static constexpr const char* kStageNames[] = {"idle", "routing", "waiting_for_vc", "active"};
@@ -63,10 +67,11 @@ class InputUnits {
     if (depth > 0xffff) throw std::invalid_argument("VC buffer: at most 65535 entries per VC");
     vcs_ = vcs;
     depth_ = depth;
+    // Hot before cold: from an arena, the arrays sit in this order.
     state_.assign(static_cast<std::size_t>(ports) * vcs, VcState{});
-    times_.assign(static_cast<std::size_t>(ports) * vcs, VcTimes{});
-    slots_.assign(static_cast<std::size_t>(ports) * vcs * depth, BufferedFlit{});
     port_flits_.assign(ports, 0);
+    slots_.assign(static_cast<std::size_t>(ports) * vcs * depth, BufferedFlit{});
+    times_.assign(static_cast<std::size_t>(ports) * vcs, VcTimes{});
     heads_pending_ = false;
     waiting_for_vc_ = 0;
   }
@@ -182,10 +187,10 @@ class InputUnits {
  private:
   unsigned vcs_ = 1;
   unsigned depth_ = 1;
-  std::vector<VcState> state_;
-  std::vector<VcTimes> times_;
-  std::vector<BufferedFlit> slots_;
-  std::vector<std::uint16_t> port_flits_;
+  std::pmr::vector<VcState> state_;
+  std::pmr::vector<std::uint16_t> port_flits_;
+  std::pmr::vector<BufferedFlit> slots_;
+  std::pmr::vector<VcTimes> times_;
   bool heads_pending_ = false;   // an idle VC may have a head at its front
   unsigned waiting_for_vc_ = 0;  // VCs in Stage::kVcAlloc
 };

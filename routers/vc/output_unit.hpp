@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ inline constexpr std::uint16_t kFree = 0xffff;
 // for the downstream buffers.
 class OutputUnits {
  public:
+  // Its arrays come from `arena` (the network's ElaborationArena, or the heap).
+  explicit OutputUnits(std::pmr::memory_resource* arena = std::pmr::get_default_resource())
+      : owner_(arena), credits_(arena), depth_(arena), free_(arena) {}
   void resize(unsigned ports, unsigned vcs, unsigned depth) {
     if (vcs > 64) throw std::invalid_argument("output unit: at most 64 VCs per port");
     vcs_ = vcs;
@@ -65,10 +69,10 @@ class OutputUnits {
 
  private:
   unsigned vcs_ = 1;
-  std::vector<std::uint16_t> owner_;   // input VC (port * V + vc) or kFree
-  std::vector<std::uint32_t> credits_;
-  std::vector<std::uint32_t> depth_;
-  std::vector<std::uint64_t> free_;    // per port: bit v = output VC v has no owner
+  std::pmr::vector<std::uint16_t> owner_;   // input VC (port * V + vc) or kFree
+  std::pmr::vector<std::uint32_t> credits_;
+  std::pmr::vector<std::uint32_t> depth_;
+  std::pmr::vector<std::uint64_t> free_;    // per port: bit v = output VC v has no owner
 };
 
 }  // namespace icn::vc

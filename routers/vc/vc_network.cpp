@@ -81,6 +81,8 @@ VcNetwork::VcNetwork(sc_core::sc_module_name name, const VcTopology& topo, const
     nics_.back()->set_locality(at.router);  // beside its router, for the worker threads
     engine.add(*nics_.back());
   }
+  // The routers' arrays are built: nothing may grow from the arena now.
+  arena_.seal();
 }
 
 // One router per topology router: a VcRouter, or an RtlRouterBridge where
@@ -100,7 +102,7 @@ void VcNetwork::add_routers(CycleEngine& engine) {
       engine.add(*bridges_[r]);
       continue;
     }
-    routers_.push_back(std::make_unique<VcRouter>(name(), r, topo_, params_.router, pool_));
+    routers_.emplace_back(arena_.make<VcRouter>(name(), r, topo_, params_.router, pool_, &arena_));
     routers_.back()->set_stage_log(&stages_);
     routers_.back()->set_locality(r);
     engine.add(*routers_.back());

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "models/arena.hpp"
 #include "models/engine.hpp"
 #include "models/ledger.hpp"
 #include "models/packet.hpp"
@@ -153,7 +154,10 @@ class VcNetwork : public sc_core::sc_module {
   std::vector<CreditLink> credit_out_;  // router r input p -> upstream (or NIC)
   std::vector<FlitLink> inject_;        // NIC n -> its router port
   std::vector<CreditLink> eject_credit_;  // NIC n -> its router port's output
-  std::vector<std::unique_ptr<VcRouter>> routers_;        // null for an RTL router
+  // The routers and their arrays, one after another (models/arena.hpp);
+  // declared before them so that it outlives them.
+  ElaborationArena arena_;
+  std::vector<ArenaPtr<VcRouter>> routers_;               // null for an RTL router
   std::vector<std::unique_ptr<RtlRouterBridge>> bridges_;  // empty, or null for a C++ router
   std::vector<std::unique_ptr<VcNic>> nics_;
   std::vector<NamedLink> channels_;

@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include <memory>
+#include <memory_resource>
 #include <string>
 #include <vector>
 
@@ -59,7 +60,10 @@ using CreditLink = Link<Credit>;
 class VcRouter : public Clocked {
  public:
   // `network`: the name of the network that owns the router (it outlives it).
-  VcRouter(const char* network, unsigned id, const VcTopology& topo, const RouterParams& params, PacketPool& pool);
+  // The router's arrays come from `arena`: the network's ElaborationArena
+  // (models/arena.hpp), which keeps them next to the router object, or the heap.
+  VcRouter(const char* network, unsigned id, const VcTopology& topo, const RouterParams& params, PacketPool& pool,
+           std::pmr::memory_resource* arena = std::pmr::get_default_resource());
 
   // Port `port`: flits arrive on `in` and leave on `out`; credits for our
   // input buffers leave on `credit_out`, credits for the downstream buffers
@@ -69,7 +73,7 @@ class VcRouter : public Clocked {
 
   Cycle tick(Cycle now) override;
   // Loads what a busy cycle reads: the router's own fields, its input links,
-  // its credit links both ways and its blocks' arrays (each its own heap block).
+  // its credit links both ways and its blocks' arrays.
   void prefetch() const override;
   std::string name() const;
   std::string block_name() const override { return name(); }
@@ -176,7 +180,7 @@ class VcRouter : public Clocked {
     std::uint64_t crossbar = 0;
   };
   Counts counts_;
-  std::vector<PortLinks> links_;
+  std::pmr::vector<PortLinks> links_;
   InputUnits inputs_;
   OutputUnits outputs_;
   SwitchAllocator sw_alloc_;
