@@ -19,9 +19,9 @@ inline void prefetch_lines(const void* from, std::size_t bytes) {
 }
 
 // A vector's elements (its heap block; the vector object itself is the caller's).
-template <class T, class Allocator>
-void prefetch_elements(const std::vector<T, Allocator>& v) {
-  if (!v.empty()) prefetch_lines(v.data(), v.size() * sizeof(T));
+template <class Array>
+void prefetch_elements(const Array& v) {
+  if (!v.empty()) prefetch_lines(v.data(), v.size() * sizeof(*v.data()));
 }
 
 }  // namespace icn

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "models/arena.hpp"
 #include "models/prefetch.hpp"
 #include "models/types.hpp"
 #include "routers/vc/flit.hpp"
@@ -23,14 +24,14 @@ namespace icn::vc {
 // (the slots of the cycles now .. now + delay are all distinct).
 class Crossbar {
  public:
-  // Its ring comes from `arena` (the network's ElaborationArena, or the heap).
-  explicit Crossbar(std::pmr::memory_resource* arena = std::pmr::get_default_resource()) : ring_(arena) {}
+  // Its ring comes from `arena` (the network's ElaborationArena; null: the heap).
+  explicit Crossbar(std::pmr::memory_resource* arena = nullptr) : arena_(arena) {}
   void resize(unsigned ports, unsigned delay) {
     delay_ = delay;
     slots_ = 2;
     while (slots_ < delay + 1) slots_ *= 2;
     ports_ = ports;
-    ring_.assign(static_cast<std::size_t>(ports) * slots_, Slot{});
+    ring_.assign(arena_, static_cast<std::size_t>(ports) * slots_, Slot{});
     pending_ = 0;
   }
   unsigned delay() const { return delay_; }
@@ -82,7 +83,8 @@ class Crossbar {
   unsigned slots_ = 2;
   unsigned ports_ = 0;
   unsigned pending_ = 0;
-  std::pmr::vector<Slot> ring_;
+  std::pmr::memory_resource* arena_;
+  FixedArray<Slot> ring_;
 };
 
 }  // namespace icn::vc

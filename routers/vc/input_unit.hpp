@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "models/arena.hpp"
 #include "models/prefetch.hpp"
 #include "models/types.hpp"
 #include "routers/vc/flit.hpp"
@@ -35,9 +36,8 @@ struct BufferedFlit {
 // allocation -> active).
 class InputUnits {
  public:
-  // Its arrays come from `arena` (the network's ElaborationArena, or the heap).
-  explicit InputUnits(std::pmr::memory_resource* arena = std::pmr::get_default_resource())
-      : state_(arena), port_flits_(arena), slots_(arena), times_(arena) {}
+  // Its arrays come from `arena` (the network's ElaborationArena; null: the heap).
+  explicit InputUnits(std::pmr::memory_resource* arena = nullptr) : arena_(arena) {}
   enum class Stage : std::uint8_t { kIdle, kRouting, kVcAlloc, kActive };
   // The stages by name, in the enum's order (the waveform's vc_state filter).
   static constexpr const char* kStageNames[] = {"idle", "routing", "waiting_for_vc", "active"};
@@ -68,10 +68,10 @@ class InputUnits {
     vcs_ = vcs;
     depth_ = depth;
     // Hot before cold: from an arena, the arrays sit in this order.
-    state_.assign(static_cast<std::size_t>(ports) * vcs, VcState{});
-    port_flits_.assign(ports, 0);
-    slots_.assign(static_cast<std::size_t>(ports) * vcs * depth, BufferedFlit{});
-    times_.assign(static_cast<std::size_t>(ports) * vcs, VcTimes{});
+    state_.assign(arena_, static_cast<std::size_t>(ports) * vcs, VcState{});
+    port_flits_.assign(arena_, ports, 0);
+    slots_.assign(arena_, static_cast<std::size_t>(ports) * vcs * depth, BufferedFlit{});
+    times_.assign(arena_, static_cast<std::size_t>(ports) * vcs, VcTimes{});
     heads_pending_ = false;
     waiting_for_vc_ = 0;
   }
@@ -187,10 +187,11 @@ class InputUnits {
  private:
   unsigned vcs_ = 1;
   unsigned depth_ = 1;
-  std::pmr::vector<VcState> state_;
-  std::pmr::vector<std::uint16_t> port_flits_;
-  std::pmr::vector<BufferedFlit> slots_;
-  std::pmr::vector<VcTimes> times_;
+  std::pmr::memory_resource* arena_;
+  FixedArray<VcState> state_;
+  FixedArray<std::uint16_t> port_flits_;
+  FixedArray<BufferedFlit> slots_;
+  FixedArray<VcTimes> times_;
   bool heads_pending_ = false;   // an idle VC may have a head at its front
   unsigned waiting_for_vc_ = 0;  // VCs in Stage::kVcAlloc
 };

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/arena.hpp"
 #include "models/prefetch.hpp"
 
 namespace icn::vc {
@@ -21,17 +22,16 @@ inline constexpr std::uint16_t kFree = 0xffff;
 // for the downstream buffers.
 class OutputUnits {
  public:
-  // Its arrays come from `arena` (the network's ElaborationArena, or the heap).
-  explicit OutputUnits(std::pmr::memory_resource* arena = std::pmr::get_default_resource())
-      : owner_(arena), credits_(arena), depth_(arena), free_(arena) {}
+  // Its arrays come from `arena` (the network's ElaborationArena; null: the heap).
+  explicit OutputUnits(std::pmr::memory_resource* arena = nullptr) : arena_(arena) {}
   void resize(unsigned ports, unsigned vcs, unsigned depth) {
     if (vcs > 64) throw std::invalid_argument("output unit: at most 64 VCs per port");
     vcs_ = vcs;
-    owner_.assign(static_cast<std::size_t>(ports) * vcs, kFree);
-    credits_.assign(static_cast<std::size_t>(ports) * vcs, depth);
-    depth_.assign(ports, depth);
+    owner_.assign(arena_, static_cast<std::size_t>(ports) * vcs, kFree);
+    credits_.assign(arena_, static_cast<std::size_t>(ports) * vcs, depth);
+    depth_.assign(arena_, ports, depth);
     const std::uint64_t all = vcs == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << vcs) - 1;
-    free_.assign(ports, all);
+    free_.assign(arena_, ports, all);
   }
   // The downstream buffers of `port` hold `depth` flits per VC (all credits back).
   void reset_credits(unsigned port, unsigned depth) {
@@ -69,10 +69,11 @@ class OutputUnits {
 
  private:
   unsigned vcs_ = 1;
-  std::pmr::vector<std::uint16_t> owner_;   // input VC (port * V + vc) or kFree
-  std::pmr::vector<std::uint32_t> credits_;
-  std::pmr::vector<std::uint32_t> depth_;
-  std::pmr::vector<std::uint64_t> free_;    // per port: bit v = output VC v has no owner
+  std::pmr::memory_resource* arena_;
+  FixedArray<std::uint16_t> owner_;   // input VC (port * V + vc) or kFree
+  FixedArray<std::uint32_t> credits_;
+  FixedArray<std::uint32_t> depth_;
+  FixedArray<std::uint64_t> free_;    // per port: bit v = output VC v has no owner
 };
 
 }  // namespace icn::vc

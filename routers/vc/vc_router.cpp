@@ -8,13 +8,13 @@ VcRouter::VcRouter(const char* network, unsigned id, const VcTopology& topo, con
                    PacketPool& pool, std::pmr::memory_resource* arena)
     : Clocked(Phase::kNetwork), network_(network), id_(id), topo_(topo),
       params_{params.vcs, params.routing_delay, params.vc_alloc_delay, params.sw_alloc_delay}, pool_(pool),
-      ports_(topo.ports(id)), rng_(params.seed, id), links_(arena), inputs_(arena), outputs_(arena),
+      ports_(topo.ports(id)), rng_(params.seed, id), inputs_(arena), outputs_(arena),
       crossbar_(arena) {
   if (ports_ * params.vcs > kMaxRouterInputVcs)
     throw std::invalid_argument("vc router: ports x VCs must be <= " + std::to_string(kMaxRouterInputVcs));
   // The arrival mask has 8 bits for flits and 8 for credits.
   use_mask_ = ports_ <= 8;
-  links_.assign(ports_, PortLinks{});
+  links_.assign(arena, ports_, PortLinks{});
   inputs_.resize(ports_, params.vcs, params.buffer_depth);
   outputs_.resize(ports_, params.vcs, params.buffer_depth);
   vc_alloc_.resize(ports_, params.vcs, params.vc_allocator, AllocatorOptions{params.alloc_iterations, params.vc_arbiter});

@@ -61,9 +61,9 @@ class VcRouter : public Clocked {
  public:
   // `network`: the name of the network that owns the router (it outlives it).
   // The router's arrays come from `arena`: the network's ElaborationArena
-  // (models/arena.hpp), which keeps them next to the router object, or the heap.
+  // (models/arena.hpp), which keeps them next to the router object; null: the heap.
   VcRouter(const char* network, unsigned id, const VcTopology& topo, const RouterParams& params, PacketPool& pool,
-           std::pmr::memory_resource* arena = std::pmr::get_default_resource());
+           std::pmr::memory_resource* arena = nullptr);
 
   // Port `port`: flits arrive on `in` and leave on `out`; credits for our
   // input buffers leave on `credit_out`, credits for the downstream buffers
@@ -180,7 +180,7 @@ class VcRouter : public Clocked {
     std::uint64_t crossbar = 0;
   };
   Counts counts_;
-  std::pmr::vector<PortLinks> links_;
+  FixedArray<PortLinks> links_;
   InputUnits inputs_;
   OutputUnits outputs_;
   SwitchAllocator sw_alloc_;

@@ -41,6 +41,31 @@ TEST(ElaborationArena, ArraysBuiltOneAfterAnotherLieTogether) {
   EXPECT_EQ(a[9] + c[2] + b[4], 1u + 2u + 3u);
 }
 
+// A fixed array from an arena takes its elements there, one after another;
+// without one it owns heap memory (the sanitizers check it is freed).
+TEST(ElaborationArena, FixedArraysTakeTheirElementsFromTheArenaOrTheHeap) {
+  ElaborationArena arena;
+  FixedArray<std::uint32_t> a, b, heap;
+  a.assign(&arena, 5, 7);
+  b.assign(&arena, 3, 9);
+  heap.assign(nullptr, 1000, 4);
+  EXPECT_EQ(sizeof(a), 16u);
+  EXPECT_EQ(a.size(), 5u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data()), reinterpret_cast<std::uintptr_t>(a.data() + 5));
+  EXPECT_EQ(arena.bytes(), 8 * sizeof(std::uint32_t));
+  std::uint32_t sum = 0;
+  for (std::uint32_t v : a) sum += v;
+  for (std::uint32_t v : b) sum += v;
+  for (std::uint32_t v : heap) sum += v;
+  EXPECT_EQ(sum, 5 * 7 + 3 * 9 + 1000 * 4u);
+  heap.assign(nullptr, 2, 1);  // the old heap block is freed
+  EXPECT_EQ(heap.size(), 2u);
+  EXPECT_EQ(heap[0] + heap[1], 2u);
+  FixedArray<std::uint64_t> none;
+  none.assign(&arena, 0, 0);
+  EXPECT_TRUE(none.empty());
+}
+
 TEST(ElaborationArena, OwnersDestroyTheirObjects) {
   int alive = 0;
   {
