@@ -55,12 +55,20 @@ class InputUnits {
   };
   // What only the watchdog and result.latency.stages read.
   struct VcTimes {
+    // Set by route computation (the head's wait starts) and by every switch
+    // traversal; until the head itself traverses, its route-computation cycle.
     Cycle waiting_since = 0;
-    // The head's stage boundaries (stage_log.hpp).
+    // The head's stage boundaries (stage_log.hpp); the cycle it may request a
+    // VC follows from these two: routed(), below.
     Cycle arrived = 0;            // its buffer write
-    Cycle routed = 0;             // first cycle it may request a VC
     Cycle vc_granted = 0;
   };
+  // The first cycle the head of `t` could request a VC: route computation
+  // started the cycle after its buffer write, or when it found its VC idle
+  // (waiting_since), whichever was later. Valid until the head traverses.
+  static Cycle routed(const VcTimes& t, unsigned routing_delay) {
+    return (t.arrived + 1 > t.waiting_since ? t.arrived + 1 : t.waiting_since) + routing_delay;
+  }
 
   void resize(unsigned ports, unsigned vcs, unsigned depth) {
     if (vcs < 1 || depth < 1) throw std::invalid_argument("VC buffer: at least one VC of one entry");
@@ -148,8 +156,7 @@ class InputUnits {
         s.next = start + routing_delay;
         VcTimes& t = times_[ivc];
         t.arrived = front.ready - 1;
-        t.routed = s.next;
-        t.waiting_since = now;
+        t.waiting_since = now;  // so routed(t) == s.next
         ++waiting_for_vc_;
       }
     }

@@ -149,7 +149,7 @@ void VcRouter::traverse(unsigned p, unsigned v, Cycle now) {
     if (follower_ != nullptr)
       if (PacketFollower::Copy* copy = follower_->copy(pool_[f.packet].message, f.packet)) {
         const InputUnits::VcTimes& t = inputs_.times(ivc);
-        copy->hops.push_back({id_, p, v, s.out_port, s.out_vc, t.arrived, t.routed,
+        copy->hops.push_back({id_, p, v, s.out_port, s.out_vc, t.arrived, InputUnits::routed(t, params_.routing_delay),
                               t.vc_granted, now, now + crossbar_.delay()});
       }
   }
@@ -170,8 +170,9 @@ void VcRouter::record_stages(PacketStages& st, const InputUnits::VcTimes& t, Cyc
   const Cycle sent = now + crossbar_.delay();
   const Cycle may_request_switch = t.vc_granted + params_.vc_alloc_delay;
   st.links += static_cast<std::uint32_t>(t.arrived - st.last_send);
-  st.routing += static_cast<std::uint32_t>(t.routed - (t.arrived + 1));
-  st.vc_alloc += static_cast<std::uint32_t>(may_request_switch - t.routed);
+  const Cycle routed = InputUnits::routed(t, params_.routing_delay);
+  st.routing += static_cast<std::uint32_t>(routed - (t.arrived + 1));
+  st.vc_alloc += static_cast<std::uint32_t>(may_request_switch - routed);
   st.sw_alloc += static_cast<std::uint32_t>(now + params_.sw_alloc_delay - may_request_switch);
   st.traversal += static_cast<std::uint32_t>(sent + 1 - (now + params_.sw_alloc_delay));
   st.last_send = sent;
