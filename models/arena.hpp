@@ -8,20 +8,21 @@
 // sit together, in the order the network builds them, and nothing is spent
 // on headers.
 //
-// It is a std::pmr::memory_resource: blocks keep std::pmr::vector arrays,
-// which use the ordinary heap unless given an arena. Nothing is freed before
-// the arena goes (deallocation is a no-op), so arrays must not grow once
-// built: after seal() (the network's elaboration is over) an allocation is
+// It is a std::pmr::memory_resource: blocks keep FixedArray arrays (below),
+// which use the ordinary heap unless given an arena; a std::pmr::vector may
+// use it too. Nothing is freed before the arena goes (deallocation is a
+// no-op), so arrays must not grow once built: after seal() (the network's elaboration is over) an allocation is
 // a model error, caught in tests, instead of a silent race between the
 // engine's worker threads.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <memory_resource>
-#include <type_traits>
 #include <new>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 namespace icn {

@@ -24,6 +24,14 @@ namespace {
 
 std::vector<std::string> base(const Pipeline& p, const std::string& trace) { return pipeline_trace_keys(p, trace, 20); }
 
+// The stages of result.latency.stages that make up the network latency.
+double network_stages(const nlohmann::json& st) {
+  double sum = 0;
+  for (const char* k : {"links", "routing", "vc_alloc", "sw_alloc", "traversal", "serialization"})
+    sum += st[k].get<double>();
+  return sum;
+}
+
 }  // namespace
 
 TEST(VcRun, ZeroLoadLatencyEqualsThePipelineFormulaForEveryHopCount) {
@@ -209,9 +217,7 @@ TEST(VcRun, LatencyStagesOnAnIdleNetworkEachTakeTheirConfiguredDelayAndSumToTheN
     ASSERT_EQ(results[i].problem, "");
     const auto& lat = results[i].results["result"]["latency"];
     const auto& st = lat["stages"];
-    double sum = 0;
-    for (const char* k : {"links", "routing", "vc_alloc", "sw_alloc", "traversal", "serialization"})
-      sum += st[k].get<double>();
+    const double sum = network_stages(st);
     EXPECT_EQ(sum, lat["network"]["mean"].get<double>());
     EXPECT_EQ(st["source_queue"].get<double>() + sum, lat["packet"]["mean"].get<double>());
     EXPECT_EQ(st["source_queue"].get<double>(), 1.0);  // written in the creation cycle, sent the next
@@ -249,9 +255,7 @@ TEST(VcRun, AHeadWaitingBehindThePacketBeforeItInItsVcIsBookedToRouting) {
   const unsigned routers = 15;
   EXPECT_GT(st["routing"].get<double>(), double(routers * p.rd));
   EXPECT_EQ(st["traversal"].get<double>(), double(routers * p.st));  // never waits
-  double sum = 0;
-  for (const char* k : {"links", "routing", "vc_alloc", "sw_alloc", "traversal", "serialization"})
-    sum += st[k].get<double>();
+  const double sum = network_stages(st);
   EXPECT_EQ(sum, lat["network"]["mean"].get<double>());
 }
 
@@ -263,9 +267,7 @@ TEST(VcRun, LatencyStagesUnderLoadStillSumToTheNetworkLatency) {
   ASSERT_EQ(results[0].problem, "");
   const auto& lat = results[0].results["result"]["latency"];
   const auto& st = lat["stages"];
-  double sum = 0;
-  for (const char* k : {"links", "routing", "vc_alloc", "sw_alloc", "traversal", "serialization"})
-    sum += st[k].get<double>();
+  const double sum = network_stages(st);
   EXPECT_NEAR(sum, lat["network"]["mean"].get<double>(), 1e-9 * sum);
   EXPECT_NEAR(st["source_queue"].get<double>() + sum, lat["packet"]["mean"].get<double>(), 1e-9 * sum);
   const double hops = results[0].results["result"]["hops"]["mean"].get<double>();
